@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Driver of the SFrame user-unwinding patch set. Every target sets up what
+# it needs (toolchain roots, kernel source, builds) and runs inside the
+# Debian sid toolchain root. `make help` lists the targets.
+
+SHELL := /bin/bash
+DEV := devtools
+export SFRAME_CACHE ?= /var/cache/sframe-unwind
+
+.PHONY: help root tree patches patches-bisect kernel kernel-perf kunit \
+	kunit-arm64 kunit-s390 kunit-cross vm test clean distclean
+
+help:
+	@echo "make test            run every test level; ends with 'N passed, N failed'"
+	@echo "make vm CMD='...'    run CMD in the debug VM kernel (exit status = CMD's)"
+	@echo "make kunit           KUnit on UML"
+	@echo "make kunit-cross     KUnit on arm64 and s390 under QEMU (slow, not in 'make test')"
+	@echo "make kernel          build the debug VM kernel  (kernel-perf: the perf flavour)"
+	@echo "make patches         export the series to build/patches, checkpatch --strict"
+	@echo "make patches-bisect  also build the tree after every patch (slow)"
+	@echo "make tree            create/update build/linux (pristine 7.2 + the series)"
+	@echo "make root            create/update the toolchain roots"
+	@echo "make clean           remove build/ (keeps the cache in \$$SFRAME_CACHE)"
+	@echo "make distclean       also remove the cache: $(SFRAME_CACHE)"
+
+root:
+	$(DEV)/root.sh sid
+	$(DEV)/root.sh trixie
+
+tree: root
+	$(DEV)/tree.sh apply
+
+patches: tree
+	$(DEV)/patches.sh
+
+patches-bisect: tree
+	$(DEV)/patches.sh --bisect
+
+kernel: root
+	$(DEV)/kbuild.sh debug
+
+kernel-perf: root
+	$(DEV)/kbuild.sh perf
+
+kunit: root
+	$(DEV)/test.sh kunit
+
+kunit-arm64: root
+	$(DEV)/test.sh kunit-arm64
+
+kunit-s390: root
+	$(DEV)/test.sh kunit-s390
+
+kunit-cross: root
+	$(DEV)/test.sh kunit-arm64 kunit-s390
+
+vm: root
+	@[ -n "$(CMD)" ] || { echo "usage: make vm CMD='command'"; exit 2; }
+	$(DEV)/vm.sh "$$CMD"
+
+test: root
+	$(DEV)/test.sh
+
+clean:
+	rm -rf build
+
+distclean: clean
+	rm -rf "$(SFRAME_CACHE)"

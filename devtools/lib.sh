@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers of the development scripts; sourced, never run.
+
+# Where everything slow lives: the toolchain roots, ccache, the kernel
+# source package, kernel build trees. Outside the repository so that a
+# fresh clone reuses it. Override with SFRAME_CACHE=/some/dir.
+: "${SFRAME_CACHE:=/var/cache/sframe-unwind}"
+: "${SFRAME_MIRROR:=http://deb.debian.org/debian}"
+SID_ROOT=$SFRAME_CACHE/sid-root
+TRIXIE_ROOT=$SFRAME_CACHE/trixie-root
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+msg()  { printf '==> %s\n' "$*" >&2; }
+warn() { printf 'WARNING: %s\n' "$*" >&2; }
+die()  { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
+
+need_root() {
+	[ "$(id -u)" = 0 ] && return 0
+	die "$1 needs root: debootstrap, chroot and the bind mounts of /proc, /sys and /dev into the toolchain root are privileged operations. Run as root (e.g. sudo make ...)."
+}
+
+# pkglist FILE: the package names of FILE, comments and blanks removed.
+pkglist() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1" | tr -s ' \t' '\n' | sort -u; }
+
+# kbuild_dir NAME: an out-of-tree kernel build directory in the cache, one
+# set per repository checkout (the object files name their source paths).
+# Directories of checkouts that no longer exist are removed on the way.
+kbuild_dir() {
+	local base=$SFRAME_CACHE/work/kbuild key d
+	key=$(printf '%s' "$REPO" | sha1sum | cut -c1-10)
+	mkdir -p "$base/$key"
+	echo "$REPO" >"$base/$key/.repo"
+	for d in "$base"/*/; do
+		[ -f "$d.repo" ] && [ -d "$(cat "$d.repo")/build" ] || rm -rf "$d"
+	done
+	echo "$base/$key/$1"
+}

@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# patches.sh [--bisect]: export the series to build/patches, prove that it
+# applies with `git am` onto pristine 7.2 and is `checkpatch.pl --strict`
+# clean. With --bisect, also build every step (UML KUnit kernel and the x86
+# debug VM kernel's unwind objects) to prove the series bisects.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+"$REPO/devtools/tree.sh" export
+out=$REPO/build/patches
+tree=$REPO/build/linux
+check=$SFRAME_CACHE/work/am-check
+rm -rf "$check"
+git clone -q --shared --no-checkout "$SFRAME_CACHE/linux-7.2-pristine.git" "$check"
+git -C "$check" checkout -q pristine
+git -C "$check" -c user.name=am -c user.email=am@invalid am -q "$out"/0*-*.patch ||
+	die "the series does not apply with git am onto pristine 7.2"
+[ "$(git -C "$check" rev-parse 'HEAD^{tree}')" = "$(git -C "$tree" rev-parse 'sframe-series^{tree}')" ] ||
+	die "git am of the series gives a different tree than build/linux"
+msg "git am onto pristine 7.2: ok ($(ls "$out"/0*-*.patch | grep -vc 0000-cover) patches)"
+
+bad=0
+for p in "$out"/0*-*.patch; do
+	case $p in */0000-cover-letter.patch) continue ;; esac
+	res=$("$REPO/devtools/chroot.sh" sh -c 'cd "$0" && ./scripts/checkpatch.pl --strict --quiet --no-signoff "$1"' \
+		"$tree" "$p" 2>&1) || true
+	if [ -n "$res" ]; then
+		echo "$res"
+		bad=1
+	fi
+done
+[ $bad = 0 ] || die "checkpatch --strict is not clean (above)"
+msg "checkpatch --strict: clean"
+
+if [ "${1:-}" = --bisect ]; then
+	msg "bisect check: building the tree after every patch"
+	for c in $(git -C "$check" rev-list --reverse pristine..HEAD); do
+		git -C "$check" checkout -q "$c"
+		msg "  $(git -C "$check" log -1 --format=%s "$c")"
+		"$REPO/devtools/chroot.sh" sh -ec '
+			cd "$0"
+			./tools/testing/kunit/kunit.py build --build_dir "$1" --jobs "$(nproc)" \
+				--kunitconfig kernel/unwind/.kunitconfig --make_options "CC=ccache gcc" \
+				>"$1.log" 2>&1 || { tail -30 "$1.log"; exit 1; }
+		' "$check" "$SFRAME_CACHE/work/bisect-uml" || die "the tree does not build at $c"
+	done
+	msg "bisect check: every patch builds"
+fi
+rm -rf "$check"

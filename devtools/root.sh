@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Create or update a Debian toolchain root with debootstrap.
+#   root.sh sid      the main root: compilers, QEMU, virtme-ng, libsframe ...
+#   root.sh trixie   the small root with binutils 2.44 (SFrame V2 inputs)
+# Idempotent: a root whose package list did not change costs one stat.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+suite=${1:?usage: root.sh sid|trixie}
+case $suite in
+sid)    dir=$SID_ROOT ;;
+trixie) dir=$TRIXIE_ROOT ;;
+*)      die "unknown suite '$suite'" ;;
+esac
+list=$REPO/devtools/packages-$suite.txt
+# The stamp covers the package list and this script's own set-up steps.
+want="$(pkglist "$list")
+root.sh $(sha1sum "$0" | cut -c1-12)"
+stamp=$dir/.sframe-packages
+
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+	exit 0
+fi
+need_root "creating the $suite toolchain root"
+
+if ! [ -x "$dir/usr/bin/apt-get" ] || ! [ -f "$dir/.sframe-bootstrapped" ]; then
+	if ! command -v debootstrap >/dev/null; then
+		if command -v apt-get >/dev/null; then
+			msg "installing debootstrap on the host"
+			apt-get update -qq && apt-get install -y -qq debootstrap >/dev/null
+		fi
+		command -v debootstrap >/dev/null ||
+			die "debootstrap is missing: install it (Debian/Ubuntu: apt-get install debootstrap)"
+	fi
+	msg "debootstrap $suite into $dir (once; a few minutes)"
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	debootstrap --variant=minbase --components=main \
+		"$suite" "$dir" "$SFRAME_MIRROR" >"$dir.debootstrap.log" 2>&1 ||
+		die "debootstrap failed, see $dir.debootstrap.log"
+	touch "$dir/.sframe-bootstrapped"
+fi
+
+# The mirror may serve a sid Release file past its Valid-Until date.
+cat >"$dir/etc/apt/apt.conf.d/99sframe" <<'CONF'
+Acquire::Check-Valid-Until "false";
+APT::Install-Recommends "false";
+APT::Install-Suggests "false";
+Dpkg::Use-Pty "false";
+CONF
+echo "deb $SFRAME_MIRROR $suite main" >"$dir/etc/apt/sources.list"
+cp /etc/resolv.conf "$dir/etc/resolv.conf" 2>/dev/null || true
+
+pkgs=$(pkglist "$list")
+msg "installing the $suite package list ($(echo "$pkgs" | wc -l) packages)"
+# shellcheck disable=SC2086
+"$REPO/devtools/chroot.sh" --root "$dir" -- sh -ec "
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get -q update >/dev/null
+	apt-get -y -q install $(echo $pkgs) >/tmp/apt.log 2>&1 || { tail -30 /tmp/apt.log; exit 1; }
+	apt-get clean
+	# virtme-ng powers the guest off with poweroff(8), which no package of
+	# the list provides: busybox does.
+	for c in poweroff reboot halt; do
+		command -v \$c >/dev/null || ln -sf /bin/busybox /usr/local/sbin/\$c
+	done
+" || die "installing packages into the $suite root failed"
+echo "$want" >"$stamp"
+msg "$suite root ready: $dir"

@@ -1,0 +1,127 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test.sh [LEVEL...]: run the test levels (default: all that exist), print a
+# table and end with the line "N passed, N failed". Exit non-zero on any
+# failure. Levels:
+#   machinery   tests of the tooling itself (splat detector)
+#   harness     the userspace SFrame harness (tools/testing/sframe)
+#   kunit       KUnit on UML
+#   kunit-arm64, kunit-s390   KUnit under QEMU (only when named, or SFRAME_CROSS=1)
+#   vm          the debug VM kernel: machinery checks and kselftests
+# Logs go to build/test/LEVEL.log.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+need_root "the tests (they run in the toolchain root)"
+
+logs=$REPO/build/test
+mkdir -p "$logs"
+declare -a rows
+total_pass=0 total_fail=0
+
+# count_tap LOG: "PASS FAIL" from TAP lines (nested KTAP lines included
+# only at the top level of each producer).
+count_tap() {
+	local p f
+	p=$(grep -cE '^ok [0-9]+' "$1")
+	f=$(grep -cE '^not ok [0-9]+' "$1")
+	echo "$p $f"
+}
+
+run_level() {
+	local level=$1 fn=$2 log=$logs/$1.log start rc p f
+	start=$(date +%s)
+	msg "test level: $level"
+	"$fn" >"$log" 2>&1
+	rc=$?
+	read -r p f < <("count_$level" "$log")
+	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+		# The level failed outside any test case (build error...).
+		f=1
+		echo "not ok - $level: exited with status $rc" >>"$log"
+	fi
+	total_pass=$((total_pass + p))
+	total_fail=$((total_fail + f))
+	rows+=("$(printf '%-12s %7d %7d %7ss   %s' "$level" "$p" "$f" "$(($(date +%s) - start))" \
+		"$([ "$f" = 0 ] && echo ok || echo "FAILED: build/test/$level.log")")")
+	if [ "$f" != 0 ]; then
+		grep -E '^not ok|ERROR|error:' "$log" | head -20 >&2
+	fi
+}
+
+in_root() { "$REPO/devtools/chroot.sh" "$@"; }
+
+# --- machinery ---
+level_machinery() { in_root "$REPO/devtools/tests/splat-test.sh"; }
+count_machinery() { count_tap "$1"; }
+
+# --- harness ---
+level_harness() { in_root make -C "$REPO/tools/testing/sframe" run; }
+count_harness() { count_tap "$1"; }
+
+# --- kunit ---
+kunit() {
+	local arch=$1 dir
+	dir=$(kbuild_dir "kunit-$arch")
+	"$REPO/devtools/tree.sh" apply || return 1
+	local args=(--kunitconfig "$REPO/build/linux/kernel/unwind/.kunitconfig"
+		--build_dir "$dir" --jobs "$(nproc)")
+	case $arch in
+	um)    args+=(--make_options "CC=ccache gcc") ;;
+	arm64) args+=(--arch arm64 --cross_compile aarch64-linux-gnu-
+		--make_options "CC=ccache aarch64-linux-gnu-gcc") ;;
+	s390)  args+=(--arch s390 --cross_compile s390x-linux-gnu-
+		--make_options "CC=ccache s390x-linux-gnu-gcc") ;;
+	esac
+	in_root sh -c 'cd "$0" && exec ./tools/testing/kunit/kunit.py run "$@"' \
+		"$REPO/build/linux" "${args[@]}"
+}
+level_kunit() { kunit um; }
+level_kunit-arm64() { kunit arm64; }
+level_kunit-s390() { kunit s390; }
+count_kunit() {
+	local line p f
+	line=$(grep -aE 'Testing complete\. Ran [0-9]+ tests' "$1" | tail -1)
+	p=$(echo "$line" | sed -nE 's/.*passed: ([0-9]+).*/\1/p')
+	f=$(echo "$line" | sed -nE 's/.*failed: ([0-9]+).*/\1/p')
+	echo "${p:-0} ${f:-0}"
+}
+count_kunit-arm64() { count_kunit "$1"; }
+count_kunit-s390() { count_kunit "$1"; }
+
+# --- vm ---
+level_vm() {
+	local rc=0
+	SFRAME_VM_QUIET=1 "$REPO/devtools/vm.sh" "$REPO/devtools/tests/vm-tests.sh" || rc=$?
+	cat "$REPO/build/vm/tap.txt" 2>/dev/null
+	# The runner itself: a failing command must fail the run.
+	if SFRAME_VM_QUIET=1 "$REPO/devtools/vm.sh" false >/dev/null 2>&1; then
+		echo "not ok 1000 vm runner: 'make vm CMD=false' exited 0"
+		rc=1
+	else
+		echo "ok 1000 vm runner: 'make vm CMD=false' exits non-zero"
+	fi
+	return $rc
+}
+count_vm() { count_tap "$1"; }
+
+levels=("$@")
+if [ ${#levels[@]} = 0 ]; then
+	levels=(machinery)
+	[ -f "$REPO/tools/testing/sframe/Makefile" ] && levels+=(harness)
+	levels+=(kunit)
+	[ -n "${SFRAME_CROSS:-}" ] && levels+=(kunit-arm64 kunit-s390)
+	levels+=(vm)
+fi
+
+"$REPO/devtools/root.sh" sid || exit 1
+for l in "${levels[@]}"; do
+	declare -F "level_$l" >/dev/null || die "unknown test level '$l'"
+	run_level "$l" "level_$l"
+done
+
+printf '\n%-12s %7s %7s %8s   %s\n' level passed failed time result
+printf '%s\n' "${rows[@]}"
+echo
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" = 0 ]

@@ -1,0 +1,27 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Tests of the splat detector on saved console logs: every *.splat.log must
+# be flagged, every *.clean.log must pass. TAP output.
+set -u
+dir=$(cd "$(dirname "$0")" && pwd)
+check=$dir/../splat-check.sh
+n=0 fail=0
+logs=("$dir"/splat/*.log)
+echo "1..${#logs[@]}"
+for log in "${logs[@]}"; do
+	n=$((n + 1))
+	name=$(basename "$log" .log)
+	"$check" "$log" >/dev/null 2>&1
+	rc=$?
+	case $name in
+	*.splat) want=1 ;;
+	*) want=0 ;;
+	esac
+	if [ $rc = $want ]; then
+		echo "ok $n splat-check $name"
+	else
+		echo "not ok $n splat-check $name (exit $rc, want $want)"
+		fail=$((fail + 1))
+	fi
+done
+exit $((fail > 0))

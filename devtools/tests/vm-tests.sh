@@ -1,0 +1,42 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs inside the debug VM (devtools/test.sh level "vm"): checks that the
+# booted kernel is the patched one, then runs the feature's kselftests.
+# Writes TAP to build/vm/tap.txt.
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+out=$repo/build/vm/tap.txt
+n=0 fail=0
+: >"$out"
+tap() { # tap OK|FAIL description
+	n=$((n + 1))
+	if [ "$1" = OK ]; then echo "ok $n $2" >>"$out"
+	else echo "not ok $n $2" >>"$out"; fail=$((fail + 1)); fi
+}
+
+rel=$(uname -r)
+case $rel in
+7.2*-sframe) tap OK "kernel release is the patched 7.2 ($rel)" ;;
+*) tap FAIL "kernel release '$rel' is not the patched 7.2 (7.2*-sframe)" ;;
+esac
+
+cfg=$(zcat /proc/config.gz 2>/dev/null)
+if [ -z "$cfg" ]; then
+	tap FAIL "no /proc/config.gz"
+else
+	for opt in $(grep -hE '^CONFIG_[A-Z0-9_]+=' "$repo/devtools/configs/feature.config" \
+		"$repo/devtools/configs/debug.config"); do
+		if echo "$cfg" | grep -qxF "$opt"; then
+			tap OK "running kernel has $opt"
+		else
+			tap FAIL "running kernel lacks $opt"
+		fi
+	done
+fi
+
+# The feature's kselftests (TAP, appended as they are).
+for t in "$repo"/build/selftests/*/run_test.sh; do
+	[ -x "$t" ] || continue
+	"$t" >>"$out" 2>&1 || fail=$((fail + 1))
+done
+[ $fail = 0 ]

@@ -1,0 +1,197 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The kernel tree in build/linux: pristine Debian linux-source-7.2 as the
+# first commit (tag 'pristine'), then one commit per entry of patches/series.
+#
+#   tree.sh apply     create or update build/linux (idempotent)
+#   tree.sh export    write the series with a cover letter to build/patches
+#   tree.sh status    say whether build/linux matches the repository
+#
+# Each series line is "PATCH [OVERLAY-PATH...]": PATCH (git format-patch
+# form) carries the commit message and the edits to upstream files, the
+# overlay paths name the new files of that commit, which live in this
+# repository at their kernel-tree paths. Commits get fixed dates, so the
+# same inputs always give the same commit ids.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+KVER=7.2
+TREE=$REPO/build/linux
+PRISTINE=$SFRAME_CACHE/linux-$KVER-pristine.git
+SERIES=$REPO/patches/series
+STATE=$TREE/.git/sframe-applied
+export GIT_AUTHOR_NAME="SFrame unwind developers"
+export GIT_AUTHOR_EMAIL="sframe-unwind@lists.invalid"
+export GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
+export GIT_AUTHOR_DATE="2026-11-01T00:00:00Z" GIT_COMMITTER_DATE="2026-11-01T00:00:00Z"
+g() { git -C "$TREE" -c core.hooksPath=/dev/null -c advice.detachedHead=false "$@"; }
+
+# Where an overlay path lands in the kernel tree. Only the feature's
+# Kconfig, kept at the repository root so one file shows every option,
+# moves; everything else keeps its path.
+dest() {
+	case $1 in
+	Kconfig) echo kernel/unwind/Kconfig ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# series_entries: "patch path..." lines without comments.
+series_entries() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$SERIES"; }
+
+# overlay_files PATH...: the files below the given overlay paths.
+overlay_files() {
+	local p
+	for p in "$@"; do
+		[ -e "$REPO/$p" ] || die "patches/series names $p, which is not in the repository"
+		# What git tracks or would track: build products stay out.
+		git -C "$REPO" ls-files --cached --others --exclude-standard -- "$p" | sort
+	done
+}
+
+fingerprint() {
+	{
+		sha1sum "$0" "$SERIES"
+		local patch paths
+		while read -r patch paths; do
+			sha1sum "$REPO/patches/$patch"
+			# shellcheck disable=SC2086
+			for f in $(overlay_files $paths); do sha1sum "$REPO/$f"; done
+		done < <(series_entries)
+	} | sed "s|$REPO/||" | sha1sum | cut -d' ' -f1
+}
+
+fetch_pristine() {
+	[ -d "$PRISTINE" ] && git -C "$PRISTINE" rev-parse -q --verify pristine >/dev/null && return
+	msg "fetching Debian linux-source-$KVER in the sid root (once)"
+	local tmp=$SFRAME_CACHE/work/linux-source.tmp
+	rm -rf "$tmp" "$PRISTINE"
+	mkdir -p "$tmp"
+	"$REPO/devtools/chroot.sh" sh -ec "
+		cd '$tmp'
+		apt-get -q update >/dev/null
+		apt-get -q download linux-source-$KVER >/dev/null
+		dpkg-deb -x linux-source-${KVER}_*.deb x
+		ls linux-source-${KVER}_*.deb | sed 's/^linux-source-${KVER}_//; s/_all.deb//' > version
+		tar -C . -xaf x/usr/src/linux-source-$KVER.tar.*
+		rm -rf x *.deb
+	" || die "could not fetch linux-source-$KVER with apt in the sid root"
+	local src=$tmp/linux-source-$KVER ver
+	ver=$(cat "$tmp/version")
+	msg "importing linux-source-$KVER ($ver) into $PRISTINE"
+	# -f: Debian's top-level .gitignore ignores the whole top level.
+	git -C "$src" init -q
+	git -C "$src" add -A -f
+	git -C "$src" commit -q -m "Linux $KVER (Debian linux-source-$KVER $ver), pristine"
+	git -C "$src" tag pristine
+	git clone -q --bare "$src" "$PRISTINE"
+	rm -rf "$tmp"
+}
+
+# Debian's tarball ignores everything at the top level of its .gitignore,
+# which would hide new files from `git status`; drop that block in the work
+# tree only (skip-worktree: the commits never see it).
+unignore() {
+	g update-index --no-skip-worktree .gitignore
+	g checkout -q -- .gitignore
+	sed -i '/^# Debian packaging/,$d' "$TREE/.gitignore"
+	g update-index --skip-worktree .gitignore
+}
+
+# check_clean: refuse to touch a build/linux holding work that is not in
+# the repository.
+check_clean() {
+	local dirty
+	dirty=$(g status --porcelain --untracked-files=all | head -20)
+	if [ -n "$dirty" ]; then
+		echo "$dirty" >&2
+		die "build/linux has edits that are not in the repository (listed above).
+Copy them to the repository (new files at their kernel paths, edits to upstream
+files into their patch in patches/), or discard them with
+  git -C build/linux reset --hard && git -C build/linux clean -fdx
+then run the command again. Nothing was changed."
+	fi
+	if [ -f "$STATE" ]; then
+		local head
+		head=$(g rev-parse HEAD)
+		[ "$head" = "$(cut -d' ' -f2 "$STATE")" ] ||
+			die "build/linux has commits that were not made from the repository (HEAD $head).
+Move them into patches/ and the overlay, or drop them with
+  git -C build/linux reset --hard $(cut -d' ' -f2 "$STATE")"
+	fi
+}
+
+apply() {
+	fetch_pristine
+	if ! [ -d "$TREE/.git" ]; then
+		msg "checking out the pristine tree into build/linux"
+		mkdir -p "$REPO/build"
+		git clone -q --shared --no-checkout "$PRISTINE" "$TREE"
+		g checkout -q pristine
+	fi
+	unignore
+	local fp
+	fp=$(fingerprint)
+	if [ -f "$STATE" ] && [ "$(cut -d' ' -f1 "$STATE")" = "$fp" ]; then
+		check_clean
+		return 0
+	fi
+	check_clean
+	msg "applying patches/series to build/linux"
+	g update-index --no-skip-worktree .gitignore
+	g checkout -q -- .gitignore
+	g checkout -q --detach pristine
+	local patch paths n=0 tmp
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' RETURN
+	while read -r patch paths; do
+		n=$((n + 1))
+		local pf=$REPO/patches/$patch
+		[ -f "$pf" ] || die "patches/series names $patch, which is not in patches/"
+		git mailinfo "$tmp/msg" "$tmp/diff" <"$pf" >"$tmp/info"
+		if [ -s "$tmp/diff" ]; then
+			g apply --index --whitespace=nowarn "$tmp/diff" ||
+				die "patch $patch does not apply to the tree"
+		fi
+		local f
+		# shellcheck disable=SC2086
+		for f in $(overlay_files $paths); do
+			local d
+			d=$(dest "$f")
+			mkdir -p "$TREE/$(dirname "$d")"
+			cp "$REPO/$f" "$TREE/$d"
+			g add -f "$d"
+		done
+		{ sed -n 's/^Subject: //p' "$tmp/info"; echo; cat "$tmp/msg"; } >"$tmp/commit"
+		g commit -q --allow-empty -F "$tmp/commit"
+	done < <(series_entries)
+	g tag -f sframe-series >/dev/null
+	unignore
+	echo "$fp $(g rev-parse HEAD)" >"$STATE"
+	msg "build/linux: pristine + $n patches ($(g rev-parse --short HEAD))"
+}
+
+export_series() {
+	apply
+	local out=$REPO/build/patches
+	rm -rf "$out"
+	mkdir -p "$out"
+	local subj body
+	subj=$(sed -n '1p' "$REPO/patches/cover-letter.txt")
+	body=$(sed '1,2d' "$REPO/patches/cover-letter.txt")
+	g format-patch -q --cover-letter --cover-from-description=auto \
+		--base=pristine -o "$out" pristine..sframe-series
+	# Fill in the cover letter's blurb.
+	local cl=$out/0000-cover-letter.patch
+	SUBJ=$subj BODY=$body perl -0pi -e \
+		's/\*\*\* SUBJECT HERE \*\*\*/$ENV{SUBJ}/; s/\*\*\* BLURB HERE \*\*\*/$ENV{BODY}/' "$cl"
+	msg "series written to build/patches ($(ls "$out" | wc -l) files)"
+}
+
+case ${1:-} in
+apply) apply ;;
+export) export_series ;;
+status) apply ; msg "build/linux matches the repository" ;;
+*) die "usage: tree.sh apply|export|status" ;;
+esac

@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vm.sh [--perf] CMD...: boot the x86_64 VM kernel (debug flavour unless
+# --perf) with virtme-ng, the sid root as the guest's root filesystem and
+# this repository at the same path (build/vm writable), run CMD and return
+# its exit status. The console log, dmesg and a kmemleak report are kept in
+# build/vm/; the run fails if any of them holds a kernel splat.
+# SFRAME_KVM=0/1 forces TCG or KVM; by default KVM is used only where it
+# works (not on a PVM hypervisor, where a standard guest hangs).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+flavour=debug
+[ "${1:-}" = --perf ] && { flavour=perf; shift; }
+[ $# -gt 0 ] || die "usage: vm.sh [--perf] CMD..."
+need_root "booting the VM from the toolchain root"
+
+kernel=$("$REPO/devtools/kbuild.sh" "$flavour")
+
+accel=tcg why=""
+if [ -n "${SFRAME_KVM:-}" ]; then
+	[ "$SFRAME_KVM" = 1 ] && accel=kvm
+	why="SFRAME_KVM=$SFRAME_KVM"
+elif ! [ -c /dev/kvm ]; then
+	why="no /dev/kvm"
+elif [ -d /sys/module/kvm_pvm ]; then
+	why="/dev/kvm is a PVM hypervisor (kvm_pvm), on which a standard guest hangs"
+elif ! { exec 3<>/dev/kvm; } 2>/dev/null; then
+	why="/dev/kvm is not accessible"
+else
+	exec 3>&-
+	accel=kvm
+fi
+if [ $accel = tcg ]; then
+	msg "VM: TCG software emulation ($why); slow, timings only as ratios"
+	kvmflag=--disable-kvm
+else
+	msg "VM: KVM${why:+ ($why)}"
+	kvmflag=
+fi
+
+out=$REPO/build/vm
+rm -rf "$out"
+mkdir -p "$out"
+cmd="$*"
+set +e
+# shellcheck disable=SC2086
+"$REPO/devtools/chroot.sh" timeout --foreground -k 10 "${SFRAME_VM_TIMEOUT:-1800}" \
+	vng --run "$kernel" $kvmflag --verbose --user root \
+	--cpus 2 --memory 2G --rwdir "$out" --cwd "$PWD" \
+	--append "printk.time=1 loglevel=7" \
+	--exec "$REPO/devtools/vm-guest.sh $out $cmd" 2>&1 |
+	tee "$out/console.log" | { if [ -n "${SFRAME_VM_QUIET:-}" ]; then cat >/dev/null; else grep -v '^\[ *[0-9]*\.[0-9]*\]' || true; fi; }
+vng_rc=${PIPESTATUS[0]}
+set -e
+
+rc=$(cat "$out/rc" 2>/dev/null || echo none)
+if [ "$rc" = none ]; then
+	warn "the guest did not finish the command (vng exit $vng_rc): see build/vm/console.log"
+	rc=125
+fi
+# Kernel lines of the console (a crash leaves no dmesg file), dmesg, kmemleak.
+grep -a '^\[ *[0-9]*\.[0-9]*\]' "$out/console.log" >"$out/console-kernel.log" || true
+if ! "$REPO/devtools/splat-check.sh" "$out/console-kernel.log" \
+	$( [ -f "$out/dmesg.txt" ] && echo "$out/dmesg.txt" ) \
+	$( [ -f "$out/kmemleak.txt" ] && echo "$out/kmemleak.txt" ); then
+	warn "kernel splat during the VM run: failing it (logs in build/vm/)"
+	[ "$rc" = 0 ] && rc=124
+fi
+exit "$rc"
