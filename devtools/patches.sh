@@ -15,7 +15,7 @@ check=$SFRAME_CACHE/work/am-check
 rm -rf "$check"
 git clone -q --shared --no-checkout "$SFRAME_CACHE/linux-7.2-pristine.git" "$check"
 git -C "$check" checkout -q pristine
-git -C "$check" -c user.name=am -c user.email=am@invalid am -q "$out"/0*-*.patch ||
+git -C "$check" -c user.name=am -c user.email=am@invalid am -q $(ls "$out"/0*-*.patch | grep -v /0000-cover-letter) ||
 	die "the series does not apply with git am onto pristine 7.2"
 [ "$(git -C "$check" rev-parse 'HEAD^{tree}')" = "$(git -C "$tree" rev-parse 'sframe-series^{tree}')" ] ||
 	die "git am of the series gives a different tree than build/linux"

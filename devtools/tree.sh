@@ -144,7 +144,6 @@ apply() {
 	g checkout -q --detach pristine
 	local patch paths n=0 tmp
 	tmp=$(mktemp -d)
-	trap 'rm -rf "$tmp"' RETURN
 	while read -r patch paths; do
 		n=$((n + 1))
 		local pf=$REPO/patches/$patch
@@ -166,6 +165,7 @@ apply() {
 		{ sed -n 's/^Subject: //p' "$tmp/info"; echo; cat "$tmp/msg"; } >"$tmp/commit"
 		g commit -q --allow-empty -F "$tmp/commit"
 	done < <(series_entries)
+	rm -rf "$tmp"
 	g tag -f sframe-series >/dev/null
 	unignore
 	echo "$fp $(g rev-parse HEAD)" >"$STATE"
