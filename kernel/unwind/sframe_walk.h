@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * SFrame reader: look up how to recover the caller's frame for a user PC.
+ *
+ * The reader is architecture and environment neutral.  It reads the
+ * section from user memory with copy_from_user() only, and turns the FRE
+ * covering a PC into a struct sframe_rule: one location each for the CFA,
+ * the return address and the frame pointer.  Applying the rule to the
+ * registers of a frame is left to a small architecture hook:
+ *
+ *	cfa = value of rule.cfa	(SFRAME_LOC_REG or SFRAME_LOC_REG_DEREF)
+ *	ra  = value of rule.ra	(relative to cfa, a register, or unchanged)
+ *	fp  = value of rule.fp
+ *
+ * where, for a location loc and a base b (the CFA for SFRAME_LOC_CFA_*,
+ * register loc.reg for SFRAME_LOC_REG*):
+ *
+ *	SFRAME_LOC_SAME		the value is unchanged from the younger frame
+ *	SFRAME_LOC_CFA_VAL,
+ *	SFRAME_LOC_REG		b + loc.off
+ *	SFRAME_LOC_CFA_DEREF,
+ *	SFRAME_LOC_REG_DEREF	the word at b + loc.off
+ *
+ * Register numbers are DWARF numbers.
+ */
+#ifndef _KERNEL_UNWIND_SFRAME_WALK_H
+#define _KERNEL_UNWIND_SFRAME_WALK_H
+
+#include <linux/types.h>
+
+/**
+ * struct sframe_section - an SFrame section mapped in user space
+ * @sframe_start:	user address of the first byte of the section
+ * @sframe_end:		user address one past the last byte of the section
+ * @text_start:		start of the code the section describes
+ * @text_end:		end (exclusive) of the code the section describes
+ * @fdes_start:		user address of the FDE table
+ * @fres_start:		user address of the FRE sub-section
+ * @fres_end:		end (exclusive) of the FRE sub-section
+ * @num_fdes:		number of FDEs
+ * @num_fres:		number of FREs, as claimed by the header
+ * @version:		SFRAME_VERSION_2 or SFRAME_VERSION_3
+ * @abi:		SFRAME_ABI_*
+ * @flags:		SFRAME_F_* flags of the header
+ * @fde_size:		size of one FDE table entry
+ * @fixed_ra_off:	RA offset from the CFA fixed by the header, or 0
+ * @fixed_fp_off:	FP offset from the CFA fixed by the header, or 0
+ *
+ * The caller fills in the first four fields; sframe_section_init() checks
+ * the header and fills in the others, which are trusted afterwards.
+ */
+struct sframe_section {
+	unsigned long	sframe_start;
+	unsigned long	sframe_end;
+	unsigned long	text_start;
+	unsigned long	text_end;
+
+	unsigned long	fdes_start;
+	unsigned long	fres_start;
+	unsigned long	fres_end;
+	u32		num_fdes;
+	u32		num_fres;
+	u8		version;
+	u8		abi;
+	u8		flags;
+	u8		fde_size;
+	s8		fixed_ra_off;
+	s8		fixed_fp_off;
+};
+
+/* Kinds of struct sframe_loc, see the top of this file */
+enum sframe_loc_kind {
+	SFRAME_LOC_UNDEFINED = 0,	/* no value: outermost frame */
+	SFRAME_LOC_SAME,
+	SFRAME_LOC_CFA_DEREF,
+	SFRAME_LOC_CFA_VAL,
+	SFRAME_LOC_REG,
+	SFRAME_LOC_REG_DEREF,
+};
+
+/**
+ * struct sframe_loc - where a value of the caller's frame is
+ * @kind:	enum sframe_loc_kind
+ * @reg:	DWARF register number for SFRAME_LOC_REG and SFRAME_LOC_REG_DEREF
+ * @off:	offset added to the base (CFA or register)
+ */
+struct sframe_loc {
+	u8	kind;
+	u8	reg;
+	s32	off;
+};
+
+/* struct sframe_rule.flags */
+#define SFRAME_RULE_OUTERMOST	0x01	/* RA undefined: the stack ends here */
+#define SFRAME_RULE_SIGNAL	0x02	/* signal frame (V3) */
+#define SFRAME_RULE_MANGLED_RA	0x04	/* RA is signed (AArch64 PAC) */
+#define SFRAME_RULE_PAUTH_KEY_B	0x08	/* RA signed with key B, else key A */
+#define SFRAME_RULE_FLEX	0x10	/* decoded from a flexible FDE */
+
+/**
+ * struct sframe_rule - how to recover the caller's frame at one PC
+ * @cfa:	the CFA, always SFRAME_LOC_REG or SFRAME_LOC_REG_DEREF
+ *		(SFRAME_LOC_UNDEFINED for an outermost frame)
+ * @ra:		the return address
+ * @fp:		the frame pointer
+ * @flags:	SFRAME_RULE_* flags
+ * @func_start:	start address of the function whose FDE matched
+ * @func_size:	size of that function
+ * @fre_start:	start offset of the matching FRE (from @func_start, or from
+ *		the start of the repeated block for PCTYPE_MASK FDEs); 0 if
+ *		the FDE has no FRE
+ */
+struct sframe_rule {
+	struct sframe_loc	cfa;
+	struct sframe_loc	ra;
+	struct sframe_loc	fp;
+	u8			flags;
+	unsigned long		func_start;
+	u32			func_size;
+	u32			fre_start;
+};
+
+/* Why a section is considered corrupt, see sframe_reason_str() */
+enum sframe_reason {
+	SFRAME_R_NONE = 0,
+	SFRAME_R_BAD_RANGE,
+	SFRAME_R_TRUNCATED,
+	SFRAME_R_BAD_MAGIC,
+	SFRAME_R_VERSION_1,
+	SFRAME_R_BAD_VERSION,
+	SFRAME_R_BAD_FLAGS,
+	SFRAME_R_NOT_SORTED_FLAG,
+	SFRAME_R_BAD_ABI,
+	SFRAME_R_NO_FIXED_RA,
+	SFRAME_R_AUXHDR_OUTSIDE,
+	SFRAME_R_FDES_OUTSIDE,
+	SFRAME_R_FRES_OUTSIDE,
+	SFRAME_R_FDES_OVERLAP,
+	SFRAME_R_FDES_NOT_SORTED,
+	SFRAME_R_FUNC_RANGE,
+	SFRAME_R_FUNC_OUTSIDE_TEXT,
+	SFRAME_R_FDE_FRES_OUTSIDE,
+	SFRAME_R_BAD_FDE_TYPE,
+	SFRAME_R_BAD_FRE_TYPE,
+	SFRAME_R_REP_SIZE_ZERO,
+	SFRAME_R_FRE_OUTSIDE,
+	SFRAME_R_FRE_NOT_INCREASING,
+	SFRAME_R_FRE_BEYOND_FUNC,
+	SFRAME_R_BAD_DATAWORD_SIZE,
+	SFRAME_R_BAD_DATAWORD_COUNT,
+	SFRAME_R_BAD_FLEX_CTRL,
+	SFRAME_R_BAD_REGNUM,
+	SFRAME_R_BAD_OFFSET,
+	SFRAME_R_FRE_COUNT,
+	SFRAME_NR_REASONS
+};
+
+const char *sframe_reason_str(enum sframe_reason reason);
+
+int sframe_section_init(struct sframe_section *sec, enum sframe_reason *reason);
+int sframe_find(const struct sframe_section *sec, unsigned long pc,
+		struct sframe_rule *rule, enum sframe_reason *reason);
+int sframe_find_nofault(const struct sframe_section *sec, unsigned long pc,
+			struct sframe_rule *rule, enum sframe_reason *reason);
+int sframe_validate(const struct sframe_section *sec, enum sframe_reason *reason);
+
+#endif /* _KERNEL_UNWIND_SFRAME_WALK_H */
