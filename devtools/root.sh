@@ -51,20 +51,32 @@ APT::Install-Suggests "false";
 Dpkg::Use-Pty "false";
 CONF
 echo "deb $SFRAME_MIRROR $suite main" >"$dir/etc/apt/sources.list"
+# The sid root also gets sources: the differential-test corpus builds
+# Debian programs (zstd) from them.
+if [ "$suite" = sid ]; then
+	echo "deb-src $SFRAME_MIRROR $suite main" >>"$dir/etc/apt/sources.list"
+fi
 cp /etc/resolv.conf "$dir/etc/resolv.conf" 2>/dev/null || true
 
 pkgs=$(pkglist "$list")
+# Packages named NAME:ARCH need the foreign architecture ARCH (multiarch),
+# e.g. libsframe-dev:s390x for the big-endian sframe_diff.
+archs=$(echo "$pkgs" | sed -n 's/^[^:]*:\([a-z0-9]*\)$/\1/p' | sort -u | tr '\n' ' ')
 msg "installing the $suite package list ($(echo "$pkgs" | wc -l) packages)"
 # shellcheck disable=SC2086
 "$REPO/devtools/chroot.sh" --root "$dir" -- sh -ec "
 	export DEBIAN_FRONTEND=noninteractive
+	for a in $archs; do
+		dpkg --print-foreign-architectures | grep -qx \$a ||
+			dpkg --add-architecture \$a
+	done
 	apt-get -q update >/dev/null
 	apt-get -y -q install $(echo $pkgs) >/tmp/apt.log 2>&1 || { tail -30 /tmp/apt.log; exit 1; }
 	apt-get clean
 	# virtme-ng powers the guest off with poweroff(8), which no package of
 	# the list provides: busybox does.
 	for c in poweroff reboot halt; do
-		command -v \$c >/dev/null || ln -sf /bin/busybox /usr/local/sbin/\$c
+		command -v \$c >/dev/null || ln -sf /bin/busybox /usr/sbin/\$c
 	done
 " || die "installing packages into the $suite root failed"
 echo "$want" >"$stamp"

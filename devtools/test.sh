@@ -5,7 +5,8 @@
 # table and end with the line "N passed, N failed". Exit non-zero on any
 # failure. Levels:
 #   machinery   tests of the tooling itself (splat detector)
-#   harness     the userspace SFrame harness (tools/testing/sframe)
+#   harness     the userspace SFrame harness (tools/testing/sframe): unit
+#               tests, fuzz smoke, differential test against libsframe
 #   kunit       KUnit on UML
 #   kunit-arm64, kunit-s390   KUnit under QEMU (only when named, or SFRAME_CROSS=1)
 #   vm          the debug VM kernel: machinery checks and kselftests
@@ -56,7 +57,15 @@ level_machinery() { in_root "$REPO/devtools/tests/splat-test.sh"; }
 count_machinery() { count_tap "$1"; }
 
 # --- harness ---
-level_harness() { in_root make -C "$REPO/tools/testing/sframe" run; }
+# The unit tests (TAP), the fuzz smoke test (TAP) and the differential test
+# against libsframe over the whole corpus, one TAP line per file.
+level_harness() {
+	local rc=0
+	in_root make -C "$REPO/tools/testing/sframe" run || rc=1
+	"$REPO/devtools/fuzz.sh" --smoke || rc=1
+	"$REPO/devtools/sframe-diff.sh" --tap || rc=1
+	return $rc
+}
 count_harness() { count_tap "$1"; }
 
 # --- kunit ---

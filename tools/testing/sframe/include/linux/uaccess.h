@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Userspace shim: user memory is simulated by uspace.c, a set of buffers
+ * mapped at chosen fake addresses, with injectable faults.
+ */
+#ifndef _SFRAME_SHIM_LINUX_UACCESS_H
+#define _SFRAME_SHIM_LINUX_UACCESS_H
+
+#include <linux/types.h>
+
+#define __user
+
+/* Page fault disable nesting, as current->pagefault_disabled */
+extern int sim_pagefault_depth;
+
+unsigned long sim_copy_from_user(void *to, const void *from, unsigned long n);
+
+/* Return: the number of bytes not copied; the rest of @to is zeroed */
+static inline unsigned long copy_from_user(void *to, const void __user *from,
+					   unsigned long n)
+{
+	return sim_copy_from_user(to, from, n);
+}
+
+unsigned long sim_copy_to_user(void *to, const void *from, unsigned long n);
+
+/* Return: the number of bytes not copied */
+static inline unsigned long copy_to_user(void __user *to, const void *from,
+					 unsigned long n)
+{
+	return sim_copy_to_user(to, from, n);
+}
+
+static inline void pagefault_disable(void)
+{
+	sim_pagefault_depth++;
+}
+
+static inline void pagefault_enable(void)
+{
+	sim_pagefault_depth--;
+}
+
+static inline bool pagefault_disabled(void)
+{
+	return sim_pagefault_depth != 0;
+}
+
+#endif

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Harness-only tests of the SFrame reader: those that need what only the
+ * simulated address space can do (a fault at any byte or after any number
+ * of bytes, copy counting, a section at the top of the address space,
+ * nmi_uaccess_okay() false).  Everything else is in the KUnit suite,
+ * kernel/unwind/sframe_kunit.c.  Run by the same KUnit shim.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <kunit/test.h>
+#include <linux/errno.h>
+#include <linux/limits.h>
+#include <linux/sched.h>
+#include <linux/uaccess.h>
+#include <asm/tlb.h>
+
+#include "sframe_kunit_builder.h"
+#include "sframe_walk.h"
+#include "uspace.h"
+
+#define SP		SFRAME_BASE_REG_SP
+#define FP		SFRAME_BASE_REG_FP
+#define W1		SFRAME_FRE_DATAWORD_1B
+#define A1		SFRAME_FRE_TYPE_ADDR1
+#define INC		SFRAME_FDE_PCTYPE_INC
+#define V2		SFRAME_VERSION_2
+#define V3		SFRAME_VERSION_3
+#define SORTED		SFRAME_F_FDE_SORTED
+#define PCREL		SFRAME_F_FDE_FUNC_START_PCREL
+#define AMD64		SFRAME_ABI_AMD64_ENDIAN_LITTLE
+
+#define TEXT_START	0x400000UL
+#define TEXT_END	0x500000UL
+#define SEC_BASE	0x600000UL
+#define F(n)		(TEXT_START + 0x1000UL * (n))
+
+static u8 buf[4096];
+static struct sfb_layout lay;
+static struct sframe_section sec;
+static enum sframe_reason why;
+
+/* Initialize sec over @len bytes at @base (the text is TEXT_START..END) */
+static int init_at(unsigned long base, size_t len)
+{
+	memset(&sec, 0, sizeof(sec));
+	sec.sframe_start = base;
+	sec.sframe_end = base + len;
+	sec.text_start = TEXT_START;
+	sec.text_end = TEXT_END;
+	return sframe_section_init(&sec, &why);
+}
+
+/* Build @s into buf, map it at SEC_BASE and initialize sec */
+static int load(struct kunit *test, const struct sfb_sec *s)
+{
+	KUNIT_ASSERT_NE(test, sfb_build(s, SEC_BASE, buf, sizeof(buf), &lay),
+			(size_t)0);
+	uspace_reset();
+	uspace_map(SEC_BASE, buf, lay.len);
+	return init_at(SEC_BASE, lay.len);
+}
+
+static const char *find(unsigned long pc, int *ret, char *txt, size_t len)
+{
+	struct sframe_rule r;
+
+	*ret = sframe_find(&sec, pc, &r, &why);
+	return *ret ? "" : sfb_rulefmt(&r, txt, len);
+}
+
+/* The AMD64 section of the KUnit suite: F(1), F(2), F(3) + 0x10 */
+static struct sfb_sec amd64_sec(u8 version)
+{
+	static struct sfb_fde fdes[3];
+
+	return sfb_amd64_sec(version, SORTED | PCREL, TEXT_START, fdes);
+}
+
+/*
+ * Whatever byte faults, and whenever, a lookup gives the right rule or
+ * -EFAULT: never -EBADMSG.  The same for validate and init.
+ */
+static void fault_sweep(struct kunit *test)
+{
+	static const unsigned long pcs[] = { F(1) + 5, F(2), F(3) + 0x17 };
+	static const char * const exp[] = {
+		"cfa=r6+16 ra=[cfa-8] fp=[cfa-16]",
+		"cfa=r7+8 ra=[cfa-8] fp=same",
+		"cfa=r6+16 ra=[cfa-8] fp=[cfa-16]",
+	};
+	unsigned int p, mode, nfault = 0, nok = 0;
+	struct sframe_section good;
+	char txt[SFB_RULE_LEN];
+	struct sfb_sec s;
+	unsigned long n;
+	const char *got;
+	int v, ret;
+
+	for (v = V2; v <= V3; v++) {
+		s = amd64_sec(v);
+		KUNIT_ASSERT_EQ(test, load(test, &s), 0);
+		for (p = 0; p < 3; p++) {
+			/* mode 0: fault after n bytes; 1: fault at byte n */
+			for (mode = 0; mode < 2; mode++) {
+				for (n = 0; n <= lay.len; n++) {
+					uspace_reset();
+					uspace_map(SEC_BASE, buf, lay.len);
+					if (mode)
+						uspace_fault_range(SEC_BASE + n, SEC_BASE + n + 1);
+					else
+						uspace_fault_after(n);
+					got = find(pcs[p], &ret, txt, sizeof(txt));
+					if (ret == -EFAULT && why == SFRAME_R_NONE) {
+						nfault++;
+						continue;
+					}
+					KUNIT_EXPECT_EQ_MSG(test, ret, 0,
+							    "v%d pc %#lx mode %u n %lu: %s",
+							    v, pcs[p], mode, n,
+							    sframe_reason_str(why));
+					KUNIT_EXPECT_STREQ(test, got, exp[p]);
+					nok++;
+				}
+			}
+		}
+		/* validate does not re-read the header, init does */
+		good = sec;
+		for (n = 0; n < lay.len; n++) {
+			sec = good;
+			uspace_reset();
+			uspace_map(SEC_BASE, buf, lay.len);
+			uspace_fault_range(SEC_BASE + n, SEC_BASE + n + 1);
+			ret = sframe_validate(&sec, &why);
+			KUNIT_EXPECT_EQ_MSG(test, ret, n < 28 ? 0 : -EFAULT,
+					    "validate, byte %lu", n);
+			KUNIT_EXPECT_EQ(test, why, SFRAME_R_NONE);
+			ret = init_at(SEC_BASE, lay.len);
+			KUNIT_EXPECT_EQ_MSG(test, ret, n < 28 ? -EFAULT : 0,
+					    "init, byte %lu", n);
+			KUNIT_EXPECT_EQ(test, why, SFRAME_R_NONE);
+		}
+	}
+	KUNIT_EXPECT_GT(test, nfault, 0U);
+	KUNIT_EXPECT_GT(test, nok, 0U);
+	kunit_info(test, "%u lookups faulted, %u succeeded", nfault, nok);
+}
+
+/* A section at the very top of the address space: sums wrap */
+static void offsets_wrap(struct kunit *test)
+{
+	struct sfb_sec s = amd64_sec(V3);
+	unsigned long base;
+
+	s.flags = SORTED;
+	KUNIT_ASSERT_NE(test, sfb_build(&s, 0, buf, sizeof(buf), &lay), (size_t)0);
+	base = ULONG_MAX - lay.len + 1;
+	KUNIT_ASSERT_NE(test, sfb_build(&s, base, buf, sizeof(buf), &lay), (size_t)0);
+	uspace_map(base, buf, lay.len);
+	/* the last byte is cut off */
+	KUNIT_EXPECT_EQ(test, init_at(base, lay.len - 1), -EBADMSG);
+	KUNIT_EXPECT_EQ(test, why, SFRAME_R_FRES_OUTSIDE);
+
+	sfb_put32(buf + H_FDEOFF, 0xfffffff0);
+	KUNIT_EXPECT_EQ(test, init_at(base, lay.len - 1), -EBADMSG);
+	KUNIT_EXPECT_EQ(test, why, SFRAME_R_FDES_OUTSIDE);
+}
+
+/* Every copy of sframe_find_nofault() is made with page faults disabled */
+static void nofault_atomic(struct kunit *test)
+{
+	struct sfb_sec s = amd64_sec(V3);
+	char txt[SFB_RULE_LEN];
+	struct sframe_rule r;
+	int ret;
+
+	KUNIT_ASSERT_EQ(test, load(test, &s), 0);
+	uspace_reset();
+	uspace_map_lazy(SEC_BASE, buf, lay.len);
+
+	/* may fault pages in */
+	ret = sframe_find(&sec, F(1) + 5, &r, &why);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_STREQ(test, sfb_rulefmt(&r, txt, sizeof(txt)),
+			   "cfa=r6+16 ra=[cfa-8] fp=[cfa-16]");
+	KUNIT_EXPECT_EQ(test, uspace_stats.calls_atomic, 0UL);
+
+	/* may not */
+	uspace_stats = (struct uspace_stats){ 0 };
+	ret = sframe_find_nofault(&sec, F(1) + 5, &r, &why);
+	KUNIT_EXPECT_EQ(test, ret, -EFAULT);
+	KUNIT_EXPECT_EQ(test, why, SFRAME_R_NONE);
+	KUNIT_EXPECT_EQ(test, sim_pagefault_depth, 0);
+	KUNIT_EXPECT_GT(test, uspace_stats.calls, 0UL);
+	KUNIT_EXPECT_EQ(test, uspace_stats.calls_atomic, uspace_stats.calls);
+
+	/* present memory */
+	uspace_reset();
+	uspace_map(SEC_BASE, buf, lay.len);
+	ret = sframe_find_nofault(&sec, F(1) + 5, &r, &why);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_GT(test, uspace_stats.calls, 0UL);
+	KUNIT_EXPECT_EQ(test, uspace_stats.calls_atomic, uspace_stats.calls);
+
+	/* user access not possible right now (e.g. NMI during mm switch) */
+	sim_nmi_uaccess_okay = false;
+	uspace_stats = (struct uspace_stats){ 0 };
+	ret = sframe_find_nofault(&sec, F(1) + 5, &r, &why);
+	KUNIT_EXPECT_EQ(test, ret, -EFAULT);
+	KUNIT_EXPECT_EQ(test, why, SFRAME_R_NONE);
+	KUNIT_EXPECT_EQ(test, uspace_stats.calls, 0UL);
+	KUNIT_EXPECT_EQ(test, sim_pagefault_depth, 0);
+}
+
+/* The lookup is the hot path: count the user copies */
+static void copy_count(struct kunit *test)
+{
+	static const struct sfb_fre fres[] = {
+		{ 0, FRE_INFO(SP, 1, W1), { 8 } },
+		{ 1, FRE_INFO(SP, 2, W1), { 16, -16 } },
+		{ 4, FRE_INFO(FP, 2, W1), { 16, -16 } },
+		{ 30, FRE_INFO(SP, 1, W1), { 8 } },
+	};
+	static struct sfb_fde fdes[64];
+	struct sfb_sec s = { V3, SORTED | PCREL, AMD64, 0, -8, 0, 64, fdes };
+	unsigned long max_calls = 0, max_len = 0;
+	char txt[SFB_RULE_LEN];
+	unsigned int i, v;
+	int ret;
+
+	for (i = 0; i < 64; i++)
+		fdes[i] = (struct sfb_fde){ F(1) + 0x40 * i, 0x20,
+					    FDE_INFO(A1, INC), 0, 0, 4, fres };
+	for (v = V2; v <= V3; v++) {
+		s.version = v;
+		KUNIT_ASSERT_EQ(test, load(test, &s), 0);
+		for (i = 0; i < 64; i++) {
+			uspace_stats = (struct uspace_stats){ 0 };
+			KUNIT_EXPECT_STREQ(test,
+					   find(F(1) + 0x40 * i + 31, &ret, txt, sizeof(txt)),
+					   "cfa=r7+8 ra=[cfa-8] fp=same");
+			if (uspace_stats.calls > max_calls)
+				max_calls = uspace_stats.calls;
+			if (uspace_stats.max_len > max_len)
+				max_len = uspace_stats.max_len;
+		}
+	}
+	/* log2(64) + 1 FDE probes, one copy for the attribute and FREs */
+	KUNIT_EXPECT_LE(test, max_calls, 8UL);
+	KUNIT_EXPECT_LE(test, max_len, 128UL);
+	kunit_info(test, "at most %lu copies of at most %lu bytes per lookup",
+		   max_calls, max_len);
+}
+
+/* sframe_validate() gives the scheduler a chance at every function */
+static void validate_resched(struct kunit *test)
+{
+	struct sfb_sec s = amd64_sec(V3);
+
+	KUNIT_ASSERT_EQ(test, load(test, &s), 0);
+	sim_cond_resched_calls = 0;
+	KUNIT_EXPECT_EQ(test, sframe_validate(&sec, &why), 0);
+	KUNIT_EXPECT_EQ(test, sim_cond_resched_calls, 3UL);
+}
+
+static struct kunit_case sframe_faults_cases[] = {
+	KUNIT_CASE(fault_sweep),
+	KUNIT_CASE(offsets_wrap),
+	KUNIT_CASE(nofault_atomic),
+	KUNIT_CASE(copy_count),
+	KUNIT_CASE(validate_resched),
+	{}
+};
+
+static struct kunit_suite sframe_faults_suite = {
+	.name = "sframe_faults",
+	.test_cases = sframe_faults_cases,
+};
+
+kunit_test_suite(sframe_faults_suite);
