@@ -9,11 +9,16 @@ DEV := devtools
 export SFRAME_CACHE ?= /var/cache/sframe-unwind
 
 .PHONY: help root tree patches patches-bisect kernel kernel-perf kunit \
-	kunit-arm64 kunit-s390 kunit-cross vm test clean distclean
+	kunit-arm64 kunit-s390 kunit-cross vm test harness sframe-diff fuzz \
+	bench-walker clean distclean
 
 help:
 	@echo "make test            run every test level; ends with 'N passed, N failed'"
 	@echo "make vm CMD='...'    run CMD in the debug VM kernel (exit status = CMD's)"
+	@echo "make harness         the userspace harness level (unit tests, fuzz smoke, sframe-diff)"
+	@echo "make sframe-diff [FILES='ELF...']  our rule vs libsframe's at every PC (default: the corpus)"
+	@echo "make fuzz [SECONDS=N]  libFuzzer on the SFrame reader (default 60 s)"
+	@echo "make bench-walker    ns and instructions per lookup, 10/1000/100000 functions"
 	@echo "make kunit           KUnit on UML"
 	@echo "make kunit-cross     KUnit on arm64 and s390 under QEMU (slow, not in 'make test')"
 	@echo "make kernel          build the debug VM kernel  (kernel-perf: the perf flavour)"
@@ -61,6 +66,18 @@ vm: root
 
 test: root
 	$(DEV)/test.sh
+
+harness: root
+	$(DEV)/test.sh harness
+
+sframe-diff: root
+	$(DEV)/sframe-diff.sh $(FILES)
+
+fuzz: root
+	$(DEV)/fuzz.sh $(SECONDS)
+
+bench-walker: root
+	$(DEV)/bench-walker.sh
 
 clean:
 	rm -rf build

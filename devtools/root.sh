@@ -79,5 +79,15 @@ msg "installing the $suite package list ($(echo "$pkgs" | wc -l) packages)"
 		command -v \$c >/dev/null || ln -sf /bin/busybox /usr/sbin/\$c
 	done
 " || die "installing packages into the $suite root failed"
+if [ "$suite" = sid ]; then
+	# The feature needs SFrame V3 from the assembler (binutils >= 2.46).
+	v=$("$REPO/devtools/chroot.sh" --root "$dir" -- sh -c '
+		printf "f:\n.cfi_startproc\nret\n.cfi_endproc\n" >/tmp/v.s &&
+		as --gsframe -o /tmp/v.o /tmp/v.s 2>/dev/null &&
+		objcopy -O binary --only-section=.sframe /tmp/v.o /tmp/v.sf &&
+		od -An -tu1 -j2 -N1 /tmp/v.sf' | tr -d ' ')
+	[ "$v" = 3 ] || die "the sid root's assembler does not emit SFrame V3 with --gsframe \
+($("$REPO/devtools/chroot.sh" --root "$dir" -- as --version | head -1)); binutils >= 2.46 is needed"
+fi
 echo "$want" >"$stamp"
 msg "$suite root ready: $dir"

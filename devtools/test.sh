@@ -4,7 +4,7 @@
 # test.sh [LEVEL...]: run the test levels (default: all that exist), print a
 # table and end with the line "N passed, N failed". Exit non-zero on any
 # failure. Levels:
-#   machinery   tests of the tooling itself (splat detector)
+#   machinery   tests of the tooling itself (splat detector, tree.sh)
 #   harness     the userspace SFrame harness (tools/testing/sframe): unit
 #               tests, fuzz smoke, differential test against libsframe
 #   kunit       KUnit on UML
@@ -53,7 +53,12 @@ run_level() {
 in_root() { "$REPO/devtools/chroot.sh" "$@"; }
 
 # --- machinery ---
-level_machinery() { in_root "$REPO/devtools/tests/splat-test.sh"; }
+level_machinery() {
+	local rc=0
+	in_root "$REPO/devtools/tests/splat-test.sh" || rc=1
+	"$REPO/devtools/tests/tree-test.sh" || rc=1
+	return $rc
+}
 count_machinery() { count_tap "$1"; }
 
 # --- harness ---

@@ -7,6 +7,11 @@
 #   tree.sh apply     create or update build/linux (idempotent)
 #   tree.sh export    write the series with a cover letter to build/patches
 #   tree.sh status    say whether build/linux matches the repository
+#   tree.sh save      write the commits of build/linux back: after editing
+#                     upstream files in build/linux and amending the
+#                     series' commits there (git commit --fixup, rebase
+#                     --autosquash), regenerate patches/*.patch and copy
+#                     changed overlay files back into the repository
 #
 # Each series line is "PATCH [OVERLAY-PATH...]": PATCH (git format-patch
 # form) carries the commit message and the edits to upstream files, the
@@ -189,9 +194,46 @@ export_series() {
 	msg "series written to build/patches ($(ls "$out" | wc -l) files)"
 }
 
+# save: the reverse of apply, for a build/linux whose commits on top of
+# 'pristine' correspond one to one to the lines of patches/series.
+save() {
+	local commits patch paths i=0 c f d excl
+	[ -z "$(g status --porcelain --untracked-files=all)" ] ||
+		die "build/linux has uncommitted changes: commit them into the series' commits first"
+	mapfile -t commits < <(g rev-list --reverse pristine..HEAD)
+	local want
+	want=$(series_entries | wc -l)
+	[ "${#commits[@]}" = "$want" ] ||
+		die "build/linux has ${#commits[@]} commits on pristine, patches/series has $want entries"
+	while read -r patch paths; do
+		c=${commits[$i]}
+		i=$((i + 1))
+		excl=()
+		# shellcheck disable=SC2086
+		for f in $(overlay_files $paths); do
+			d=$(dest "$f")
+			excl+=(":(exclude)$d")
+			if g cat-file -e "$c:$d" 2>/dev/null; then
+				g show "$c:$d" >"$REPO/$f"
+			fi
+		done
+		{
+			echo "From: $(g log -1 --format='%an <%ae>' "$c")"
+			echo "Subject: [PATCH] $(g log -1 --format=%s "$c")"
+			echo
+			g log -1 --format=%b "$c" | sed -e '${/^$/d}'
+			echo "---"
+			g show --format= --binary "$c" -- . "${excl[@]}"
+		} >"$REPO/patches/$patch"
+	done < <(series_entries)
+	echo "$(fingerprint) $(g rev-parse HEAD)" >"$STATE"
+	msg "saved ${#commits[@]} commits of build/linux to patches/ and the overlay"
+}
+
 case ${1:-} in
 apply) apply ;;
+save) save ;;
 export) export_series ;;
 status) apply ; msg "build/linux matches the repository" ;;
-*) die "usage: tree.sh apply|export|status" ;;
+*) die "usage: tree.sh apply|export|status|save" ;;
 esac
