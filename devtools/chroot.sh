@@ -5,8 +5,8 @@
 #   chroot.sh [--root DIR] [--] CMD ...     (default root: the sid root)
 #
 # The command runs in a private mount namespace: /proc, /sys, /dev, the
-# repository and the cache's work directory are bind-mounted at the same
-# paths inside the root, and every mount disappears with the namespace when
+# repository and the cache are bind-mounted at the same paths inside the
+# root, and every mount disappears with the namespace when
 # the command ends, whether it succeeds, fails or is interrupted.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -19,7 +19,7 @@ need_root "running builds in the toolchain root"
 [ -x "$root/bin/sh" ] || die "no toolchain root at $root: run 'make root' first"
 
 work=$SFRAME_CACHE/work
-mkdir -p "$work/ccache" "$root$REPO" "$root$work"
+mkdir -p "$work/ccache" "$root$REPO" "$root$SFRAME_CACHE"
 cwd=$PWD
 case $cwd in "$REPO"|"$REPO"/*|"$work"|"$work"/*) ;; *) cwd=$REPO ;; esac
 
@@ -31,7 +31,7 @@ exec unshare --mount --propagation private --fork -- /bin/bash -c '
 	mount --rbind /sys "$root/sys"
 	mount --rbind /dev "$root/dev"
 	mount --bind "$repo" "$root$repo"
-	mount --bind "$work" "$root$work"
+	mount --bind "$SFRAME_CACHE" "$root$SFRAME_CACHE"
 	mount -t tmpfs -o size=8g tmpfs "$root/tmp"
 	cd "$root"
 	exec chroot "$root" /usr/bin/env -i \

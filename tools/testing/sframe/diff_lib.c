@@ -11,6 +11,7 @@
 
 #include <sframe-api.h>
 
+#include <linux/compiler_attributes.h>
 #include <linux/types.h>
 #include "sframe_walk.h"
 #include "diff_lib.h"
@@ -22,10 +23,10 @@
  */
 #ifdef SFRAME_VERSION_3
 #define LIB_HAS_V3
-#define LIB_CFA_OFF(d, f, t, e)	sframe_fre_get_cfa_offset(d, f, t, e)
-#define LIB_RA_OFF(d, f, t, e)	sframe_fre_get_ra_offset(d, f, t, e)
-#define LIB_FP_OFF(d, f, t, e)	sframe_fre_get_fp_offset(d, f, t, e)
-#define LIB_RA_UNDEF(d, f, e)	sframe_fre_get_ra_undefined_p(d, f, e)
+#define lib_cfa_off		sframe_fre_get_cfa_offset
+#define lib_ra_off		sframe_fre_get_ra_offset
+#define lib_fp_off		sframe_fre_get_fp_offset
+#define lib_ra_undef		sframe_fre_get_ra_undefined_p
 #else
 #define SFRAME_VERSION_3		3
 #define SFRAME_FDE_TYPE_DEFAULT		0
@@ -35,10 +36,35 @@
 #define SFRAME_FRE_RA_OFFSET_INVALID	0
 #define SFRAME_V2_S390X_OFFSET_IS_REGNUM(off)		((off) & 1)
 #define SFRAME_V2_S390X_OFFSET_DECODE_REGNUM(off)	((off) >> 1)
-#define LIB_CFA_OFF(d, f, t, e)	sframe_fre_get_cfa_offset(d, f, e)
-#define LIB_RA_OFF(d, f, t, e)	sframe_fre_get_ra_offset(d, f, e)
-#define LIB_FP_OFF(d, f, t, e)	sframe_fre_get_fp_offset(d, f, e)
-#define LIB_RA_UNDEF(d, f, e)	(SFRAME_V1_FRE_OFFSET_COUNT((f)->fre_info) == 0)
+
+/* The V3 API with an FDE type argument, which V2 does not need */
+static inline int32_t lib_cfa_off(sframe_decoder_ctx *d,
+				  sframe_frame_row_entry *f,
+				  uint32_t fde_type __always_unused, int *e)
+{
+	return sframe_fre_get_cfa_offset(d, f, e);
+}
+
+static inline int32_t lib_ra_off(sframe_decoder_ctx *d,
+				 sframe_frame_row_entry *f,
+				 uint32_t fde_type __always_unused, int *e)
+{
+	return sframe_fre_get_ra_offset(d, f, e);
+}
+
+static inline int32_t lib_fp_off(sframe_decoder_ctx *d,
+				 sframe_frame_row_entry *f,
+				 uint32_t fde_type __always_unused, int *e)
+{
+	return sframe_fre_get_fp_offset(d, f, e);
+}
+
+static inline bool lib_ra_undef(sframe_decoder_ctx *d __always_unused,
+				sframe_frame_row_entry *f,
+				int *e __always_unused)
+{
+	return SFRAME_V1_FRE_OFFSET_COUNT(f->fre_info) == 0;
+}
 #endif
 
 struct lib_ctx {
@@ -256,6 +282,18 @@ static int lib_find_fre_mask(struct lib_ctx *ctx, unsigned int idx,
 }
 #endif
 
+/* The FRE of @pc in FDE @idx (@f): 0 if found */
+static int lib_find_fre(struct lib_ctx *ctx, unsigned int idx __maybe_unused,
+			const struct lib_fdesc *f __maybe_unused, long long pc,
+			sframe_frame_row_entry *fre)
+{
+#ifndef LIB_HAS_V3
+	if (SFRAME_V1_FUNC_FDE_TYPE(f->info) == SFRAME_FDE_TYPE_PCMASK)
+		return lib_find_fre_mask(ctx, idx, f, pc, fre);
+#endif
+	return sframe_find_fre(ctx->dctx, pc, fre);
+}
+
 int lib_rule(struct lib_ctx *ctx, unsigned int idx, long long pc,
 	     unsigned long func_start, struct sframe_rule *rule)
 {
@@ -286,18 +324,12 @@ int lib_rule(struct lib_ctx *ctx, unsigned int idx, long long pc,
 		return 0;
 	}
 
-#ifndef LIB_HAS_V3
-	if (SFRAME_V1_FUNC_FDE_TYPE(f.info) == SFRAME_FDE_TYPE_PCMASK) {
-		if (lib_find_fre_mask(ctx, idx, &f, pc, &fre))
-			return -ENOENT;
-	} else
-#endif
-	if (sframe_find_fre(ctx->dctx, pc, &fre))
+	if (lib_find_fre(ctx, idx, &f, pc, &fre))
 		return -ENOENT;
 	rule->fre_start = fre.fre_start_addr;
 	if (is_aarch64(ctx) && sframe_fre_get_ra_mangled_p(ctx->dctx, &fre, &e))
 		rule->flags |= SFRAME_RULE_MANGLED_RA;
-	if (LIB_RA_UNDEF(ctx->dctx, &fre, &e)) {
+	if (lib_ra_undef(ctx->dctx, &fre, &e)) {
 		rule->flags |= SFRAME_RULE_OUTERMOST;
 		return 0;
 	}
@@ -342,19 +374,19 @@ int lib_rule(struct lib_ctx *ctx, unsigned int idx, long long pc,
 	rule->cfa.kind = SFRAME_LOC_REG;
 	rule->cfa.reg = sframe_fre_get_base_reg_id(&fre, &e) ==
 			SFRAME_BASE_REG_SP ? sp : fp;
-	rule->cfa.off = LIB_CFA_OFF(ctx->dctx, &fre, fde_type, &e);
+	rule->cfa.off = lib_cfa_off(ctx->dctx, &fre, fde_type, &e);
 	if (e)
 		return -ENOENT;
 
 	e = 0;
-	rule->ra.off = LIB_RA_OFF(ctx->dctx, &fre, fde_type, &e);
+	rule->ra.off = lib_ra_off(ctx->dctx, &fre, fde_type, &e);
 	if (e)
 		rule->ra.kind = SFRAME_LOC_SAME;
 	else
 		loc_offset(ctx, &rule->ra, rule->ra.off, 1);
 
 	e = 0;
-	rule->fp.off = LIB_FP_OFF(ctx->dctx, &fre, fde_type, &e);
+	rule->fp.off = lib_fp_off(ctx->dctx, &fre, fde_type, &e);
 	if (e) {
 		rule->fp.off = 0;
 		rule->fp.kind = SFRAME_LOC_SAME;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Minimal, bounds-checked ELF64 reader for the SFrame harness tools. */
-#include <elf.h>
+#include <linux/elf.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,8 +43,8 @@ static int read_file(const char *path, struct elfsec *e, char *err,
 
 	if (!f)
 		return bad(err, errlen, "%s: cannot open", path);
-	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 ||
-	    fseek(f, 0, SEEK_SET)) {
+	n = fseek(f, 0, SEEK_END) ? -1 : ftell(f);
+	if (n < 0 || fseek(f, 0, SEEK_SET)) {
 		fclose(f);
 		return bad(err, errlen, "%s: cannot size", path);
 	}
@@ -62,11 +62,11 @@ int elfsec_open(const char *path, struct elfsec *e, char *err, size_t errlen)
 {
 	const unsigned char native = *(const unsigned short *)"\1\0" == 1 ?
 				     ELFDATA2LSB : ELFDATA2MSB;
-	const Elf64_Shdr *shdrs = NULL, *strtab;
-	const Elf64_Phdr *phdrs;
+	const struct elf64_shdr *shdrs = NULL, *strtab;
+	const struct elf64_phdr *phdrs;
 	unsigned long long pt_sframe_addr = 0, pt_sframe_size = 0;
 	unsigned long long pt_sframe_off = 0;
-	const Elf64_Ehdr *eh;
+	const struct elf64_hdr *eh;
 	unsigned int i;
 	int found = 0;
 
@@ -74,7 +74,7 @@ int elfsec_open(const char *path, struct elfsec *e, char *err, size_t errlen)
 	if (read_file(path, e, err, errlen))
 		return -1;
 
-	eh = (const Elf64_Ehdr *)e->data;
+	eh = (const struct elf64_hdr *)e->data;
 	if (e->size < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG))
 		return bad(err, errlen, "%s: not an ELF file", path);
 	if (eh->e_ident[EI_CLASS] != ELFCLASS64)
@@ -88,14 +88,15 @@ int elfsec_open(const char *path, struct elfsec *e, char *err, size_t errlen)
 			   e->machine);
 
 	/* Program headers: loadable images, text span, PT_GNU_SFRAME */
-	if (eh->e_phnum && (eh->e_phentsize != sizeof(Elf64_Phdr) ||
-			    !in_file(e, eh->e_phoff,
-				     (unsigned long long)eh->e_phnum * sizeof(Elf64_Phdr))))
+	if (eh->e_phnum &&
+	    (eh->e_phentsize != sizeof(struct elf64_phdr) ||
+	     !in_file(e, eh->e_phoff,
+		      (unsigned long long)eh->e_phnum * sizeof(struct elf64_phdr))))
 		return bad(err, errlen, "%s: bad program headers", path);
-	phdrs = (const Elf64_Phdr *)(e->data + eh->e_phoff);
+	phdrs = (const struct elf64_phdr *)(e->data + eh->e_phoff);
 	e->text_start = ~0UL;
 	for (i = 0; i < eh->e_phnum; i++) {
-		const Elf64_Phdr *ph = &phdrs[i];
+		const struct elf64_phdr *ph = &phdrs[i];
 
 		if (ph->p_type == PT_GNU_SFRAME) {
 			pt_sframe_addr = ph->p_vaddr;
@@ -124,13 +125,13 @@ int elfsec_open(const char *path, struct elfsec *e, char *err, size_t errlen)
 			   path);
 
 	/* Section headers: .sframe by type or name */
-	if (eh->e_shnum && eh->e_shentsize == sizeof(Elf64_Shdr) &&
+	if (eh->e_shnum && eh->e_shentsize == sizeof(struct elf64_shdr) &&
 	    in_file(e, eh->e_shoff,
-		    (unsigned long long)eh->e_shnum * sizeof(Elf64_Shdr)) &&
+		    (unsigned long long)eh->e_shnum * sizeof(struct elf64_shdr)) &&
 	    eh->e_shstrndx < eh->e_shnum)
-		shdrs = (const Elf64_Shdr *)(e->data + eh->e_shoff);
+		shdrs = (const struct elf64_shdr *)(e->data + eh->e_shoff);
 	for (i = 0; shdrs && i < eh->e_shnum; i++) {
-		const Elf64_Shdr *sh = &shdrs[i];
+		const struct elf64_shdr *sh = &shdrs[i];
 		const char *name = "";
 
 		strtab = &shdrs[eh->e_shstrndx];

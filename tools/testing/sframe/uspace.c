@@ -39,7 +39,8 @@ unsigned long sim_cond_resched_calls;
 void uspace_reset(void)
 {
 	nr_maps = 0;
-	fault_start = fault_end = 0;
+	fault_start = 0;
+	fault_end = 0;
 	fault_budget_on = false;
 	memset(&uspace_stats, 0, sizeof(uspace_stats));
 	sim_pagefault_depth = 0;
@@ -48,7 +49,7 @@ void uspace_reset(void)
 }
 
 static struct uspace_map *do_map(unsigned long addr, const void *data,
-				  size_t len, bool lazy)
+				 size_t len, bool lazy)
 {
 	if (nr_maps == USPACE_MAX_MAPS) {
 		fprintf(stderr, "uspace: too many mappings\n");

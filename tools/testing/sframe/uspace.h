@@ -45,6 +45,7 @@ struct uspace_stats {
 	unsigned long calls_atomic;	/* calls with page faults disabled */
 	unsigned long max_len;		/* largest request */
 };
+
 extern struct uspace_stats uspace_stats;
 
 #endif

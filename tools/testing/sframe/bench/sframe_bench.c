@@ -26,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <linux/array_size.h>
 #include <linux/types.h>
 #include <linux/uaccess.h>
 #include <asm/tlb.h>
@@ -166,7 +167,7 @@ static void lookup(struct bench *b, unsigned long pc)
 	struct sframe_rule r;
 
 	if (sframe_find(&b->sec, pc, &r, NULL)) {
-		fprintf(stderr, "lookup of %#lx failed\n", pc);
+		fprintf(stderr, "%s(%#lx) failed\n", __func__, pc);
 		exit(1);
 	}
 	sink += r.cfa.off;
@@ -185,7 +186,7 @@ static double hot(struct bench *b)
 	return (now_ns() - t) / n;
 }
 
-static double cold(struct bench *b, volatile u8 *flush)
+static double cold(struct bench *b, u8 *flush)
 {
 	unsigned long i, j, n = 200;
 	double t, total = 0, overhead;
@@ -199,6 +200,8 @@ static double cold(struct bench *b, volatile u8 *flush)
 	for (i = 0; i < n; i++) {
 		for (j = 0; j < FLUSH_SIZE; j += 64)
 			flush[j]++;
+		/* the writes must happen: they evict the section from the caches */
+		__asm__ volatile("" : : "r"(flush) : "memory");
 		t = now_ns();
 		lookup(b, b->pcs[(i * 7919) % NPCS]);
 		total += now_ns() - t - overhead;
@@ -239,7 +242,7 @@ int main(int argc, char **argv)
 	flush = calloc(1, FLUSH_SIZE);
 	printf("| functions | section bytes | hot ns/lookup | cold ns/lookup |\n");
 	printf("|---:|---:|---:|---:|\n");
-	for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+	for (s = 0; s < ARRAY_SIZE(sizes); s++) {
 		build(&b, sizes[s]);
 		for (r = 0; r < RUNS; r++) {
 			h[r] = hot(&b);

@@ -6,18 +6,20 @@
  */
 #include <string.h>
 
+#include "../include/linux/compiler_attributes.h"
+
 #if defined(__x86_64__)
 #define NOPS	"70000"		/* one byte each */
 #else
 #define NOPS	"17000"		/* four bytes each */
 #endif
 
-__attribute__((noinline)) void sink(void *p, unsigned long n)
+noinline void sink(void *p, unsigned long n)
 {
 	__asm__ volatile("" : : "r"(p), "r"(n) : "memory");
 }
 
-__attribute__((noinline)) long huge_function(long n)
+noinline long huge_function(long n)
 {
 	char buf[256];
 
@@ -28,7 +30,7 @@ __attribute__((noinline)) long huge_function(long n)
 	return buf[n & 255];
 }
 
-__attribute__((noinline)) long big_frame(long n)
+noinline long big_frame(long n)
 {
 	char buf[40000];
 
@@ -37,7 +39,7 @@ __attribute__((noinline)) long big_frame(long n)
 	return buf[n % sizeof(buf)];
 }
 
-__attribute__((noinline)) long huge_frame(long n)
+noinline long huge_frame(long n)
 {
 	char buf[300000];
 

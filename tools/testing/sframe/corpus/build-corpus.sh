@@ -124,12 +124,14 @@ if ! [ -f "$zsrc/.from" ] || [ "$(cat "$zsrc/.from")" != "$(basename "$dsc")" ];
 fi
 
 key=$( {
-	cat "$0" "$here"/*.c "$here"/*.cc
+	cat "$0" "$here"/*.c "$here"/*.h "$here"/*.cc \
+		"$here"/../include/linux/compiler_attributes.h
 	cat "$dsc"
 	cat "$SID_ROOT/.sframe-packages" "$TRIXIE_ROOT/.sframe-packages"
 } | sha1sum | cut -c1-16)
 if [ -f "$out/.key" ] && [ "$(cat "$out/.key")" = "$key" ]; then
-	msg "corpus up to date: $out ($(find "$out" -maxdepth 1 -type f ! -name '.*' | wc -l) files)"
+	n=$(find "$out" -maxdepth 1 -type f ! -name '.*' | wc -l)
+	msg "corpus up to date: $out ($n files)"
 	exit 0
 fi
 

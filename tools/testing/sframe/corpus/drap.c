@@ -8,16 +8,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef double v8d __attribute__((vector_size(64)));
+#include "../include/linux/compiler_attributes.h"
 
-__attribute__((noinline)) void sink(void *p, size_t n)
+noinline void sink(void *p, size_t n)
 {
 	__asm__ volatile("" : : "r"(p), "r"(n) : "memory");
 }
 
-__attribute__((noinline)) int realign(int n)
+noinline int realign(int n)
 {
-	v8d x __attribute__((aligned(64))) = { n, 2, 3, 4, 5, 6, 7, 8 };
+	double x __attribute__((vector_size(64))) __aligned(64) = {
+		n, 2, 3, 4, 5, 6, 7, 8
+	};
 	char vla[n + 1];
 
 	memset(vla, n, n + 1);
@@ -26,7 +28,7 @@ __attribute__((noinline)) int realign(int n)
 	return vla[n / 2] + (int)x[1];
 }
 
-__attribute__((noinline)) int with_alloca(int n)
+noinline int with_alloca(int n)
 {
 	char *p = alloca(n + 16);
 
@@ -35,7 +37,7 @@ __attribute__((noinline)) int with_alloca(int n)
 	return p[n];
 }
 
-__attribute__((noinline)) long big_frame(int n)
+noinline long big_frame(int n)
 {
 	char buf[70000];
 
@@ -44,21 +46,21 @@ __attribute__((noinline)) long big_frame(int n)
 	return buf[n % sizeof(buf)];
 }
 
-__attribute__((noinline)) long recurse(long n)
+noinline long recurse(long n)
 {
 	if (n <= 1)
 		return 1;
 	return n * recurse(n - 1) + realign((int)n);
 }
 
-__attribute__((noinline, noreturn)) void die(const char *msg)
+noinline __noreturn void die(const char *msg)
 {
 	fprintf(stderr, "%s\n", msg);
 	exit(1);
 }
 
-#define LEAF(i) __attribute__((noinline)) int leaf##i(int x) \
-	{ return x * (i) + (x >> (i % 7)); }
+#define LEAF(i) noinline int leaf##i(int x)				\
+	{ const int k = (i); return x * k + (x >> (k % 7)); }
 LEAF(1) LEAF(2) LEAF(3) LEAF(4) LEAF(5) LEAF(6) LEAF(7) LEAF(8)
 
 int main(int argc, char **argv)

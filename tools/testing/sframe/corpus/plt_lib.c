@@ -2,9 +2,12 @@
 /* Corpus shared library for sframe_diff: its callers go through the PLT. */
 #include <stdio.h>
 
+#include "../include/linux/compiler_attributes.h"
+#include "plt_lib.h"
+
 int corpus_counter;
 
-__attribute__((noinline)) int corpus_add(int a, int b)
+noinline int corpus_add(int a, int b)
 {
 	return a + b + corpus_counter++;
 }
@@ -14,7 +17,7 @@ int corpus_print(const char *s)
 	return printf("%s %d\n", s, corpus_add(1, 2));
 }
 
-int corpus_twice(int (*fn)(int, int), int x)
+int corpus_twice(int (*fn)(int a, int b), int arg)
 {
-	return fn(x, x) + corpus_print("twice");
+	return fn(arg, arg) + corpus_print("twice");
 }

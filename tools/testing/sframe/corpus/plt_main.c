@@ -7,15 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-int corpus_add(int a, int b);
-int corpus_print(const char *s);
-int corpus_twice(int (*fn)(int, int), int x);
+#include "plt_lib.h"
 
 int main(int argc, char **argv)
 {
 	char *p = malloc(64);
 
-	strcpy(p, argc > 1 ? argv[1] : "plt");
+	snprintf(p, 64, "%s", argc > 1 ? argv[1] : "plt");
 	corpus_print(p);
 	printf("%d\n", corpus_twice(corpus_add, (int)strlen(p)));
 	free(p);

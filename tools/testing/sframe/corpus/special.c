@@ -7,8 +7,7 @@
  * than SP/FP.  Not meant to run.
  */
 #if defined(__x86_64__)
-__asm__(
-	"	.text\n"
+__asm__("	.text\n"
 	"	.globl outer_entry\n"
 	"	.type outer_entry, @function\n"
 	"outer_entry:\n"
@@ -69,8 +68,7 @@ __asm__(
 	"	.cfi_endproc\n"
 	"	.size cfa_r10, .-cfa_r10\n");
 #elif defined(__aarch64__)
-__asm__(
-	"	.text\n"
+__asm__("	.text\n"
 	"	.globl outer_entry\n"
 	"	.type outer_entry, %function\n"
 	"outer_entry:\n"
@@ -111,8 +109,7 @@ __asm__(
 	"	.cfi_endproc\n"
 	"	.size ra_in_reg, .-ra_in_reg\n");
 #elif defined(__s390x__)
-__asm__(
-	"	.text\n"
+__asm__("	.text\n"
 	"	.globl outer_entry\n"
 	"	.type outer_entry, @function\n"
 	"outer_entry:\n"

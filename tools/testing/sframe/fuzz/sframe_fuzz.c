@@ -59,7 +59,7 @@ static void fail(const char *what, unsigned long pc, const struct result *r)
 
 /* Error contract shared by every entry point */
 static void check_ret(const char *fn, unsigned long pc, const struct result *r,
-		     bool may_fault, bool may_inval)
+		      bool may_fault, bool may_inval)
 {
 	switch (r->ret) {
 	case 0:
@@ -146,9 +146,11 @@ static void map(const struct fuzz_hdr *h, const u8 *data, size_t len,
 				   FUZZ_SEC_BASE + h->fault_off + h->fault_len);
 }
 
-int LLVMFuzzerTestOneInput(const u8 *in, size_t size);
+/* The libFuzzer entry point: its symbol is LLVMFuzzerTestOneInput */
+int sframe_fuzz_one_input(const u8 *in, size_t size)
+	__asm__("LLVMFuzzerTestOneInput");
 
-int LLVMFuzzerTestOneInput(const u8 *in, size_t size)
+int sframe_fuzz_one_input(const u8 *in, size_t size)
 {
 	struct result init, init_f, val, val_f, ref[FUZZ_NPCS], a, b;
 	struct sframe_section sec, sec_f;

@@ -7,6 +7,7 @@
 #ifndef _SFRAME_TEST_FUZZ_H
 #define _SFRAME_TEST_FUZZ_H
 
+#include <linux/compiler_attributes.h>
 #include <linux/types.h>
 
 /* Where the section is mapped in the simulated user address space */
@@ -38,6 +39,6 @@ struct fuzz_hdr {
 	s64	text_rel;
 	u32	text_size;
 	u32	pc[FUZZ_NPCS];
-} __attribute__((packed));
+} __packed;
 
 #endif

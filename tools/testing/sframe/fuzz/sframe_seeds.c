@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <linux/array_size.h>
+
 #include "elfsec.h"
 #include "sframe_kunit_builder.h"
 #include "fuzz/sframe_fuzz.h"
@@ -167,11 +169,12 @@ static int builder_seeds(void)
 			  0, 0, 0, 2, arm },
 			{ v, SORTED | PCREL, s390abi, 0, 0, 0, 1, s390 },
 		};
-		const char *names[] = { "amd64", "amd64-secrel", "addr2",
-					"aarch64", "s390x" };
+		static const char * const names[] = {
+			"amd64", "amd64-secrel", "addr2", "aarch64", "s390x"
+		};
 		unsigned int i;
 
-		for (i = 0; i < sizeof(secs) / sizeof(secs[0]); i++) {
+		for (i = 0; i < ARRAY_SIZE(secs); i++) {
 			char name[64];
 
 			snprintf(name, sizeof(name), "v%d-%s", v, names[i]);

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include <linux/compiler_attributes.h>
 #include <linux/types.h>
 
 struct file;
@@ -51,15 +52,14 @@ void kunit_shim_register(struct kunit_suite *suite);
 				sizeof(__kunit_shim_suites[0]); i++)	\
 			kunit_shim_register(__kunit_shim_suites[i]);	\
 	}
-#define kunit_test_suite(suite)	kunit_test_suites(&suite)
+#define kunit_test_suite(suite)	kunit_test_suites(&(suite))
 
 /* Report a failed expectation at @file:@line */
 void kunit_shim_fail(struct kunit *test, const char *file, int line,
-		     const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+		     const char *fmt, ...) __printf(4, 5);
 /* The optional message of a _MSG expectation, printed if not empty */
-void kunit_shim_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void kunit_shim_abort(struct kunit *test) __attribute__((noreturn));
+void kunit_shim_msg(const char *fmt, ...) __printf(1, 2);
+void __noreturn kunit_shim_abort(struct kunit *test);
 
 #define __KSHIM_END(test, assert, ...)					\
 	do {								\
@@ -69,72 +69,76 @@ void kunit_shim_abort(struct kunit *test) __attribute__((noreturn));
 	} while (0)
 
 /*
- * Like KUnit, compare in the types of the operands; the kernel does not
- * build with -Wsign-compare (an enum against its constants trips it).
+ * Like KUnit, compare in the types of the operands, converted to their
+ * common type as C does, but explicitly: the kernel does not build with
+ * -Wsign-compare (an enum against its constants trips it).
  */
 #define __KSHIM_BINARY(test, assert, l, op, r, ...)			\
 	do {								\
+		struct kunit *__test = (test);				\
 		__typeof__(l) __l = (l);				\
 		__typeof__(r) __r = (r);				\
-		bool __ok;						\
+		__typeof__(__l + __r) __cl = __l, __cr = __r;		\
 									\
-		_Pragma("GCC diagnostic push")				\
-		_Pragma("GCC diagnostic ignored \"-Wsign-compare\"")	\
-		__ok = __l op __r;					\
-		_Pragma("GCC diagnostic pop")				\
-		if (!__ok) {						\
-			kunit_shim_fail(test, __FILE__, __LINE__,	\
+		if (!(__cl op __cr)) {					\
+			kunit_shim_fail(__test, __FILE__, __LINE__,	\
 				"Expected %s %s %s, but %s == %lld (%#llx), %s == %lld (%#llx)", \
 				#l, #op, #r, #l, (long long)__l,	\
 				(unsigned long long)__l, #r,		\
 				(long long)__r, (unsigned long long)__r); \
-			__KSHIM_END(test, assert, __VA_ARGS__);		\
+			__KSHIM_END(__test, assert, __VA_ARGS__);	\
 		}							\
 	} while (0)
 
 #define __KSHIM_PTR(test, assert, l, op, r, ...)			\
 	do {								\
+		struct kunit *__test = (test);				\
 		const void *__l = (l), *__r = (r);			\
 									\
 		if (!(__l op __r)) {					\
-			kunit_shim_fail(test, __FILE__, __LINE__,	\
+			kunit_shim_fail(__test, __FILE__, __LINE__,	\
 				"Expected %s %s %s, but %s == %p, %s == %p", \
 				#l, #op, #r, #l, __l, #r, __r);		\
-			__KSHIM_END(test, assert, __VA_ARGS__);		\
+			__KSHIM_END(__test, assert, __VA_ARGS__);	\
 		}							\
 	} while (0)
 
 #define __KSHIM_STR(test, assert, l, op, r, ...)			\
 	do {								\
+		struct kunit *__test = (test);				\
 		const char *__l = (l), *__r = (r);			\
 									\
 		if (!(strcmp(__l, __r) op 0)) {				\
-			kunit_shim_fail(test, __FILE__, __LINE__,	\
+			kunit_shim_fail(__test, __FILE__, __LINE__,	\
 				"Expected %s %s %s, but %s == \"%s\", %s == \"%s\"", \
 				#l, #op, #r, #l, __l, #r, __r);		\
-			__KSHIM_END(test, assert, __VA_ARGS__);		\
+			__KSHIM_END(__test, assert, __VA_ARGS__);	\
 		}							\
 	} while (0)
 
 #define __KSHIM_BOOL(test, assert, cond, want, ...)			\
 	do {								\
-		if (!(cond) != !(want)) {				\
-			kunit_shim_fail(test, __FILE__, __LINE__,	\
+		struct kunit *__test = (test);				\
+		bool __want = (want);					\
+									\
+		if (!(cond) != !__want) {				\
+			kunit_shim_fail(__test, __FILE__, __LINE__,	\
 				"Expected %s to be %s", #cond,		\
-				(want) ? "true" : "false");		\
-			__KSHIM_END(test, assert, __VA_ARGS__);		\
+				__want ? "true" : "false");		\
+			__KSHIM_END(__test, assert, __VA_ARGS__);	\
 		}							\
 	} while (0)
 
 #define __KSHIM_NOT_ERR_OR_NULL(test, assert, p, ...)			\
 	do {								\
+		struct kunit *__test = (test);				\
 		const void *__p = (p);					\
 									\
 		if (!__p || (unsigned long)__p >= (unsigned long)-4095) { \
-			kunit_shim_fail(test, __FILE__, __LINE__,	\
+			kunit_shim_fail(__test, __FILE__, __LINE__,	\
 				"Expected %s is not error or NULL, but is %p", \
 				#p, __p);				\
-			__KSHIM_END(test, assert, __VA_ARGS__);		\
+			__KSHIM_END(__test, assert, __VA_ARGS__);	\
 		}							\
 	} while (0)
 
@@ -194,12 +198,10 @@ void kunit_shim_abort(struct kunit *test) __attribute__((noreturn));
 #define KUNIT_EXPECT_STREQ_MSG(t, l, r, ...)	__KSHIM_STR(t, 0, l, ==, r, __VA_ARGS__)
 #define KUNIT_EXPECT_STRNEQ_MSG(t, l, r, ...)	__KSHIM_STR(t, 0, l, !=, r, __VA_ARGS__)
 
-void kunit_shim_info(struct kunit *test, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+void kunit_shim_info(struct kunit *test, const char *fmt, ...) __printf(2, 3);
 #define kunit_info(test, fmt, ...)	kunit_shim_info(test, fmt, ##__VA_ARGS__)
 
 /* Test-managed memory, freed when the case ends */
-typedef unsigned int gfp_t;
 #define GFP_KERNEL	0U
 
 void *kunit_kmalloc_array(struct kunit *test, size_t n, size_t size, gfp_t gfp);

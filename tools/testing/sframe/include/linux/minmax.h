@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Userspace shim: min_t(). */
+/* Userspace shim: min_t(), evaluating each argument once. */
 #ifndef _SFRAME_SHIM_LINUX_MINMAX_H
 #define _SFRAME_SHIM_LINUX_MINMAX_H
 
-#define min_t(type, a, b)	((type)(a) < (type)(b) ? (type)(a) : (type)(b))
+#define min_t(type, a, b) ({						\
+	type __min_a = (a);						\
+	type __min_b = (b);						\
+									\
+	__min_a < __min_b ? __min_a : __min_b;				\
+})
 
 #endif

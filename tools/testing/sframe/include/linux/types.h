@@ -17,4 +17,7 @@ typedef int16_t s16;
 typedef int32_t s32;
 typedef int64_t s64;
 
+/* <linux/types.h> of the UAPI defines __bitwise (empty without sparse) */
+typedef unsigned int __bitwise gfp_t;
+
 #endif

@@ -3,10 +3,14 @@
 #ifndef _SFRAME_SHIM_LINUX_UNALIGNED_H
 #define _SFRAME_SHIM_LINUX_UNALIGNED_H
 
-#define get_unaligned(ptr) __extension__ ({				\
-	const struct { __typeof__(*(ptr)) x; }				\
-		__attribute__((__packed__)) *__p = (const void *)(ptr);	\
-	__p->x;								\
+#include <linux/compiler_attributes.h>
+
+#define get_unaligned(ptr) ({						\
+	__auto_type __gu_ptr = (ptr);					\
+	const struct __packed { __typeof__(*__gu_ptr) x; } *__gu_p =	\
+		(const void *)__gu_ptr;					\
+									\
+	__gu_p->x;							\
 })
 
 #endif
