@@ -50,7 +50,7 @@ set +e
 	vng --run "$kernel" $kvmflag --verbose --user root \
 	--cpus 2 --memory 2G --rwdir "$out" --cwd "$PWD" \
 	--append "printk.time=1 loglevel=7 root=/dev/root" \
-	--exec "$REPO/devtools/vm-guest.sh $out $cmd" 2>&1 |
+	--exec "$REPO/devtools/vm-guest.sh $out $(printf '%q' "$cmd")" 2>&1 |
 	tee "$out/console.log" | { if [ -n "${SFRAME_VM_QUIET:-}" ]; then cat >/dev/null; else grep -v '^\[ *[0-9]*\.[0-9]*\]' || true; fi; }
 vng_rc=${PIPESTATUS[0]}
 set -e
