@@ -3,8 +3,8 @@
 #
 # patches.sh [--bisect]: export the series to build/patches, prove that it
 # applies with `git am` onto pristine 7.2 and is `checkpatch.pl --strict`
-# clean. With --bisect, also build every step (UML KUnit kernel and the x86
-# debug VM kernel's unwind objects) to prove the series bisects.
+# clean. With --bisect, also build every step (a UML KUnit kernel with every
+# option of the feature that exists at that step) to prove it bisects.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -39,12 +39,21 @@ if [ "${1:-}" = --bisect ]; then
 	for c in $(git -C "$check" rev-list --reverse pristine..HEAD); do
 		git -C "$check" checkout -q "$c"
 		msg "  $(git -C "$check" log -1 --format=%s "$c")"
+		# Every user-visible option of the feature that exists at this
+		# step, with KUnit: what this step can build of the feature.
+		kc=$SFRAME_CACHE/work/bisect.kunitconfig
+		{
+			echo CONFIG_KUNIT=y
+			[ -f "$check/kernel/unwind/Kconfig" ] &&
+				awk '/^config /{c=$2} /^[[:space:]]+(bool|tristate) "/{if (c) print "CONFIG_" c "=y"}' \
+					"$check/kernel/unwind/Kconfig"
+		} >"$kc"
 		"$REPO/devtools/chroot.sh" sh -ec '
 			cd "$0"
 			./tools/testing/kunit/kunit.py build --build_dir "$1" --jobs "$(nproc)" \
-				--kunitconfig kernel/unwind/.kunitconfig --make_options "CC=ccache gcc" \
+				--kunitconfig "$2" --make_options "CC=ccache gcc" \
 				>"$1.log" 2>&1 || { tail -30 "$1.log"; exit 1; }
-		' "$check" "$SFRAME_CACHE/work/bisect-uml" || die "the tree does not build at $c"
+		' "$check" "$SFRAME_CACHE/work/bisect-uml" "$kc" || die "the tree does not build at $c"
 	done
 	msg "bisect check: every patch builds"
 fi
