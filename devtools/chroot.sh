@@ -30,9 +30,11 @@ exec unshare --mount --propagation private --fork -- /bin/bash -c '
 	mount -t proc proc "$root/proc"
 	mount --rbind /sys "$root/sys"
 	mount --rbind /dev "$root/dev"
+	# /tmp first: the repository or the cache may live below it.
+	mount -t tmpfs -o size=8g tmpfs "$root/tmp"
+	mkdir -p "$root$repo" "$root$SFRAME_CACHE"
 	mount --bind "$repo" "$root$repo"
 	mount --bind "$SFRAME_CACHE" "$root$SFRAME_CACHE"
-	mount -t tmpfs -o size=8g tmpfs "$root/tmp"
 	cd "$root"
 	exec chroot "$root" /usr/bin/env -i \
 		HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" \
