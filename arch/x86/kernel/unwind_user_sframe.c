@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * x86-64 hooks of the SFrame user unwinder, see <linux/unwind_user.h>.
+ */
+#include <linux/array_size.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/unwind_user.h>
+#include <asm/sigframe.h>
+
+/* pt_regs offsets by x86-64 DWARF register number */
+static const u8 dwarf_regs[] = {
+	offsetof(struct pt_regs, ax),  offsetof(struct pt_regs, dx),
+	offsetof(struct pt_regs, cx),  offsetof(struct pt_regs, bx),
+	offsetof(struct pt_regs, si),  offsetof(struct pt_regs, di),
+	offsetof(struct pt_regs, bp),  offsetof(struct pt_regs, sp),
+	offsetof(struct pt_regs, r8),  offsetof(struct pt_regs, r9),
+	offsetof(struct pt_regs, r10), offsetof(struct pt_regs, r11),
+	offsetof(struct pt_regs, r12), offsetof(struct pt_regs, r13),
+	offsetof(struct pt_regs, r14), offsetof(struct pt_regs, r15),
+};
+
+/**
+ * unwind_user_sframe_get_reg - a register of the interrupted user frame
+ * @regs:	the user registers
+ * @reg:	DWARF register number
+ * @val:	the value, on success
+ *
+ * Return: 0, or -EINVAL for a register that is not a general purpose one.
+ */
+int unwind_user_sframe_get_reg(struct pt_regs *regs, unsigned int reg,
+			       unsigned long *val)
+{
+	if (reg >= ARRAY_SIZE(dwarf_regs))
+		return -EINVAL;
+	*val = *(unsigned long *)((void *)regs + dwarf_regs[reg]);
+	return 0;
+}
+
+/**
+ * unwind_user_sigframe - step from the signal trampoline to the
+ *			  interrupted code
+ * @state:	unwind state whose ip may be the signal return trampoline
+ *
+ * A signal handler returns to its sa_restorer, which is
+ * "mov $__NR_rt_sigreturn, %rax; syscall" in every libc.  The stack
+ * pointer is then at the ucontext of the rt_sigframe the kernel built,
+ * which holds the registers of the interrupted code.  Only the code
+ * bytes identify the trampoline; the frame is read like any user memory.
+ *
+ * Return: 0 with @state's ip, sp and fp loaded from the signal frame;
+ * -ENOENT if @state->ip is not a signal trampoline; -EINVAL if the
+ * signal frame cannot be read.
+ */
+int unwind_user_sigframe(struct unwind_user_state *state)
+{
+	static const u8 rt_sigreturn[] = {
+		0x48, 0xc7, 0xc0, 0x0f, 0x00, 0x00, 0x00,	/* mov $15, %rax */
+		0x0f, 0x05,					/* syscall */
+	};
+	struct sigcontext_64 __user *sc;
+	u8 insn[sizeof(rt_sigreturn)];
+	unsigned long ip, sp, bp;
+
+	if (state->ws != 8 ||
+	    copy_from_user(insn, (void __user *)state->ip, sizeof(insn)) ||
+	    memcmp(insn, rt_sigreturn, sizeof(insn)))
+		return -ENOENT;
+
+	/* The handler's return popped pretcode: sp is at the ucontext */
+	sc = (void __user *)state->sp +
+	     offsetof(struct rt_sigframe, uc.uc_mcontext) -
+	     offsetof(struct rt_sigframe, uc);
+	if (get_user(ip, &sc->ip) || get_user(sp, &sc->sp) ||
+	    get_user(bp, &sc->bp))
+		return -EINVAL;
+	state->ip = ip;
+	state->sp = sp;
+	state->fp = bp;
+	return 0;
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-mm registry of the .sframe sections of user space code, and the
+ * hooks through which memory management keeps it in step with the
+ * address space.  See Documentation/userspace-api/sframe.rst.
+ */
+#ifndef _LINUX_SFRAME_H
+#define _LINUX_SFRAME_H
+
+#include <linux/errno.h>
+#include <linux/types.h>
+
+struct mm_struct;
+struct pid;
+struct pid_namespace;
+struct seq_file;
+struct sframe_rule;
+struct task_struct;
+struct vm_area_struct;
+
+#ifdef CONFIG_UNWIND_USER_SFRAME
+
+void sframe_mm_init(struct mm_struct *mm);
+int sframe_dup_mm(struct mm_struct *oldmm, struct mm_struct *mm);
+void sframe_exit_mm(struct mm_struct *mm);
+void sframe_vma_added(struct vm_area_struct *vma, unsigned long start,
+		      unsigned long end);
+void sframe_vma_removed(struct mm_struct *mm, unsigned long start,
+			unsigned long end);
+void sframe_vma_mprotect(struct vm_area_struct *vma, unsigned long start,
+			 unsigned long end, bool was_exec);
+
+int sframe_user_find(unsigned long pc, struct sframe_rule *rule,
+		     bool nofault);
+bool sframe_unwind_enabled(void);
+bool sframe_user_text(unsigned long ip, bool nofault);
+
+int sframe_prctl(unsigned long op, unsigned long uargs, unsigned long usize,
+		 unsigned long arg5);
+int sframe_proc_show(struct seq_file *m, struct pid_namespace *ns,
+		     struct pid *pid, struct task_struct *task);
+
+#else /* !CONFIG_UNWIND_USER_SFRAME */
+
+static inline void sframe_mm_init(struct mm_struct *mm) { }
+
+static inline int sframe_dup_mm(struct mm_struct *oldmm, struct mm_struct *mm)
+{
+	return 0;
+}
+
+static inline void sframe_exit_mm(struct mm_struct *mm) { }
+
+static inline void sframe_vma_added(struct vm_area_struct *vma,
+				    unsigned long start, unsigned long end) { }
+
+static inline void sframe_vma_removed(struct mm_struct *mm,
+				      unsigned long start, unsigned long end) { }
+
+static inline void sframe_vma_mprotect(struct vm_area_struct *vma,
+				       unsigned long start, unsigned long end,
+				       bool was_exec) { }
+
+static inline int sframe_user_find(unsigned long pc, struct sframe_rule *rule,
+				   bool nofault)
+{
+	return -ENOENT;
+}
+
+static inline bool sframe_unwind_enabled(void)
+{
+	return false;
+}
+
+static inline bool sframe_user_text(unsigned long ip, bool nofault)
+{
+	return true;
+}
+
+static inline int sframe_prctl(unsigned long op, unsigned long uargs,
+			       unsigned long usize, unsigned long arg5)
+{
+	return -EINVAL;
+}
+
+#endif /* CONFIG_UNWIND_USER_SFRAME */
+
+#endif /* _LINUX_SFRAME_H */

@@ -1,0 +1,927 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * User call chains unwound by the kernel from .sframe.
+ *
+ * Each test calls a known chain of functions, built with
+ * -O2 -fomit-frame-pointer -Wa,--gsframe, whose innermost function makes
+ * a getppid() system call.  A perf event on the syscalls:sys_enter_getppid
+ * tracepoint, opened with defer_callchain, samples it; the user chain
+ * arrives in a PERF_RECORD_CALLCHAIN_DEFERRED record, unwound at the
+ * return to user space.  The tests symbolize it with the ELF symbol
+ * tables of the loaded objects and compare it with the expected chain.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <link.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+
+#include "../kselftest_harness.h"
+#include "sft.h"
+
+#ifndef PR_SFRAME
+#define PR_SFRAME			82
+#define PR_SFRAME_REGISTER		1
+#define PR_SFRAME_UNREGISTER		2
+struct prctl_sframe {
+	__u64	text_start;
+	__u64	text_len;
+	__u64	sframe_start;
+	__u64	sframe_len;
+	__u64	flags;
+};
+#endif
+
+#define MAX_CHAIN	1024
+#define RB_PAGES	64
+
+struct chain {
+	int nr;
+	unsigned long ip[MAX_CHAIN];
+};
+
+/* ---- perf: sample one system call with a deferred user callchain ---- */
+
+static int tracepoint_id(void)
+{
+	static const char * const paths[] = {
+		"/sys/kernel/tracing/events/syscalls/sys_enter_getppid/id",
+		"/sys/kernel/debug/tracing/events/syscalls/sys_enter_getppid/id",
+	};
+	char buf[32];
+	int i, fd, n;
+
+	mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL);
+	for (i = 0; i < 2; i++) {
+		fd = open(paths[i], O_RDONLY);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n > 0) {
+			buf[n] = 0;
+			return atoi(buf);
+		}
+	}
+	return -1;
+}
+
+struct sampler {
+	int fd;
+	void *rb;
+	size_t rb_size;
+};
+
+static int sampler_open(struct sampler *s)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = PERF_TYPE_TRACEPOINT,
+		.sample_period = 1,
+		.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN,
+		.exclude_callchain_kernel = 1,
+		.defer_callchain = 1,
+		.defer_output = 1,
+		.disabled = 1,
+	};
+	int id = tracepoint_id();
+
+	if (id < 0)
+		return -1;
+	attr.config = id;
+	s->fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	if (s->fd < 0)
+		return -1;
+	s->rb_size = (RB_PAGES + 1) * getpagesize();
+	s->rb = mmap(NULL, s->rb_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		     s->fd, 0);
+	if (s->rb == MAP_FAILED) {
+		close(s->fd);
+		return -1;
+	}
+	return 0;
+}
+
+static void sampler_close(struct sampler *s)
+{
+	munmap(s->rb, s->rb_size);
+	close(s->fd);
+}
+
+/*
+ * The deferred user chain of the last sample in the buffer: samples end
+ * their callchain with PERF_CONTEXT_USER_DEFERRED and a cookie, which the
+ * PERF_RECORD_CALLCHAIN_DEFERRED record repeats.
+ */
+static int sampler_chain(struct sampler *s, struct chain *c)
+{
+	struct perf_event_mmap_page *pg = s->rb;
+	char *data = (char *)s->rb + getpagesize();
+	__u64 size = pg->data_size, head, tail, cookie = 0;
+	int found = 0;
+
+	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	for (tail = pg->data_tail; tail < head;) {
+		struct perf_event_header h;
+		__u64 rec[MAX_CHAIN + 8], i;
+
+		memcpy(&h, data + tail % size, sizeof(h));
+		if (h.size < sizeof(h) || h.size > sizeof(rec))
+			return -1;
+		for (i = 0; i < h.size; i++)
+			((char *)rec)[i] = data[(tail + i) % size];
+		tail += h.size;
+
+		if (h.type == PERF_RECORD_SAMPLE) {
+			/* header, pid/tid, nr, ips */
+			__u64 nr = rec[2];
+
+			for (i = 0; i + 1 < nr; i++)
+				if (rec[3 + i] == PERF_CONTEXT_USER_DEFERRED)
+					cookie = rec[4 + i];
+		} else if (h.type == PERF_RECORD_CALLCHAIN_DEFERRED) {
+			/* header, cookie, nr, ips */
+			if (rec[1] != cookie || rec[2] > MAX_CHAIN)
+				continue;
+			c->nr = rec[2];
+			for (i = 0; i < rec[2]; i++)
+				c->ip[i] = rec[3 + i];
+			found = 1;
+		}
+	}
+	__atomic_store_n(&pg->data_tail, head, __ATOMIC_RELEASE);
+	return found ? 0 : -1;
+}
+
+/* The innermost function: the sampled system call */
+SFT_NOINLINE long sft_leaf(long x)
+{
+	long ret;
+
+	asm volatile("syscall" : "=a"(ret) : "0"(SYS_getppid)
+		     : "rcx", "r11", "memory");
+	return x + (ret > 0);
+}
+
+static long (*volatile leaf_ptr)(long) = sft_leaf;
+
+/* Run @fn(@arg) with the sampler on and return the user chain */
+SFT_NOINLINE int sample(long (*fn)(long), long arg, struct chain *c)
+{
+	struct sampler s;
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	if (sampler_open(&s))
+		return -1;
+	ioctl(s.fd, PERF_EVENT_IOC_ENABLE, 0);
+	fn(arg);
+	ioctl(s.fd, PERF_EVENT_IOC_DISABLE, 0);
+	ret = sampler_chain(&s, c);
+	sampler_close(&s);
+	return ret;
+}
+
+/* ---- symbolization from the ELF symbol tables of loaded objects ---- */
+
+struct sym_query {
+	unsigned long ip;
+	char name[128];
+	char object[PATH_MAX];
+};
+
+static int sym_in_file(const char *path, unsigned long off, char *name,
+		       size_t len)
+{
+	int fd = open(path, O_RDONLY), ret = -1;
+	Elf64_Ehdr *eh;
+	Elf64_Shdr *sh;
+	struct stat st;
+	void *map;
+	int i;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(*eh)) {
+		close(fd);
+		return -1;
+	}
+	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return -1;
+	eh = map;
+	sh = (Elf64_Shdr *)((char *)map + eh->e_shoff);
+	for (i = 0; i < eh->e_shnum && ret; i++) {
+		Elf64_Sym *sym = (Elf64_Sym *)((char *)map + sh[i].sh_offset);
+		const char *str;
+		size_t j;
+
+		if (sh[i].sh_type != SHT_SYMTAB && sh[i].sh_type != SHT_DYNSYM)
+			continue;
+		str = (char *)map + sh[sh[i].sh_link].sh_offset;
+		for (j = 0; j < sh[i].sh_size / sizeof(*sym); j++) {
+			if (ELF64_ST_TYPE(sym[j].st_info) != STT_FUNC ||
+			    off < sym[j].st_value ||
+			    off >= sym[j].st_value + sym[j].st_size)
+				continue;
+			snprintf(name, len, "%s", str + sym[j].st_name);
+			ret = 0;
+			break;
+		}
+	}
+	munmap(map, st.st_size);
+	return ret;
+}
+
+static int sym_phdr_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct sym_query *q = data;
+	int i;
+
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		unsigned long start = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type != PT_LOAD || q->ip < start ||
+		    q->ip >= start + ph->p_memsz)
+			continue;
+		snprintf(q->object, sizeof(q->object), "%s",
+			 info->dlpi_name[0] ? info->dlpi_name : "/proc/self/exe");
+		if (sym_in_file(q->object, q->ip - info->dlpi_addr, q->name,
+				sizeof(q->name)))
+			snprintf(q->name, sizeof(q->name), "?");
+		return 1;
+	}
+	return 0;
+}
+
+/* Name of the function at @ip, "?" if unknown, "!" if in no object */
+static const char *sym(unsigned long ip, char *buf, size_t len)
+{
+	struct sym_query q = { .ip = ip };
+
+	if (!dl_iterate_phdr(sym_phdr_cb, &q))
+		snprintf(q.name, sizeof(q.name), "!");
+	snprintf(buf, len, "%s", q.name);
+	return buf;
+}
+
+static void chain_log(struct __test_metadata *_metadata, const struct chain *c)
+{
+	char name[128];
+	int i;
+
+	for (i = 0; i < c->nr && i < 24; i++)
+		TH_LOG("  #%d %#lx %s", i, c->ip[i], sym(c->ip[i], name,
+							  sizeof(name)));
+}
+
+/*
+ * The chain starts with @expect (NULL-terminated; "*" matches any one
+ * frame).  With @to_main, it also reaches main, and frames past main
+ * are in loaded objects: no garbage past the program's entry.
+ */
+static int chain_check(struct __test_metadata *_metadata,
+		       const struct chain *c, const char * const *expect,
+		       bool to_main)
+{
+	char name[128];
+	int i, main_at = -1;
+
+	for (i = 0; expect[i]; i++) {
+		if (i >= c->nr || (strcmp(expect[i], "*") &&
+				   strcmp(sym(c->ip[i], name, sizeof(name)),
+					  expect[i]))) {
+			TH_LOG("frame %d: expected %s", i, expect[i]);
+			chain_log(_metadata, c);
+			return -1;
+		}
+	}
+	if (!to_main)
+		return 0;
+	for (i = 0; i < c->nr; i++) {
+		sym(c->ip[i], name, sizeof(name));
+		if (main_at < 0 && !strcmp(name, "main")) {
+			main_at = i;
+		} else if (main_at >= 0 && !strcmp(name, "!")) {
+			TH_LOG("frame %d (%#lx) is in no loaded object", i,
+			       c->ip[i]);
+			chain_log(_metadata, c);
+			return -1;
+		}
+	}
+	if (main_at < 0) {
+		TH_LOG("the chain does not reach main");
+		chain_log(_metadata, c);
+		return -1;
+	}
+	return 0;
+}
+
+#define EXPECT_CHAIN_TO(to_main, fn, arg, ...) do {			\
+	static const char * const sft_exp_[] = { __VA_ARGS__, NULL };	\
+	struct chain sft_c_;						\
+	ASSERT_EQ(0, sample(fn, arg, &sft_c_));				\
+	ASSERT_EQ(0, chain_check(_metadata, &sft_c_, sft_exp_, to_main));	\
+} while (0)
+#define EXPECT_CHAIN(fn, arg, ...) EXPECT_CHAIN_TO(true, fn, arg, __VA_ARGS__)
+
+/* ---- the code being unwound ---- */
+
+SFT_NOINLINE long f3(long x)
+{
+	return leaf_ptr(x) + 1;
+}
+
+SFT_NOINLINE long f2(long x)
+{
+	volatile char pad[40];
+
+	pad[0] = x;
+	return f3(x + pad[0]) + 1;
+}
+
+SFT_NOINLINE long f1(long x)
+{
+	return f2(x) + 1;
+}
+
+/* Frame pointers kept: what the sysctl-off test unwinds */
+#define SFT_FP	__attribute__((noinline, noclone,			\
+			       optimize("no-omit-frame-pointer")))
+
+SFT_FP long fp3(long x)
+{
+	return leaf_ptr(x) + 1;
+}
+
+SFT_FP long fp2(long x)
+{
+	return fp3(x) + 1;
+}
+
+SFT_FP long fp1(long x)
+{
+	return fp2(x) + 1;
+}
+
+SFT_NOINLINE long recurse(long depth)
+{
+	volatile long one = 1;
+	long r;
+
+	if (depth <= 0)
+		return leaf_ptr(0) + 1;
+	r = recurse(depth - one);
+	asm volatile("" : "+r"(r));	/* no accumulator loop */
+	return r + 1;
+}
+
+static int write_sysctl(const char *val)
+{
+	int fd = open("/proc/sys/kernel/sframe_unwind", O_WRONLY), ret;
+
+	if (fd < 0)
+		return -1;
+	ret = write(fd, val, strlen(val)) == (ssize_t)strlen(val) ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
+/* The line of /proc/self/sframe whose path ends with @suffix */
+static int proc_line(const char *suffix, char *line, size_t len)
+{
+	FILE *f = fopen("/proc/self/sframe", "r");
+	size_t sl = strlen(suffix);
+	int ret = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, len, f)) {
+		size_t l = strlen(line);
+
+		if (l && line[l - 1] == '\n')
+			line[--l] = 0;
+		if (l >= sl && !strcmp(line + l - sl, suffix)) {
+			ret = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+static const char *self_path(void)
+{
+	static char path[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+
+	path[n > 0 ? n : 0] = 0;
+	return path;
+}
+
+/* ---- tests ---- */
+
+TEST(executable)
+{
+	EXPECT_CHAIN(f1, 1, "sft_leaf", "f3", "f2", "f1", "sample");
+}
+
+TEST(deep_recursion)
+{
+	struct chain c;
+	char name[128];
+	int i;
+
+	/* Deeper than the deferred unwinder's cache: bounded, no error */
+	ASSERT_EQ(0, sample(recurse, 2000, &c));
+	ASSERT_LT(400, c.nr);
+	ASSERT_GE(MAX_CHAIN, c.nr);
+	ASSERT_STREQ("sft_leaf", sym(c.ip[0], name, sizeof(name)));
+	for (i = 1; i < c.nr; i++)
+		ASSERT_STREQ("recurse", sym(c.ip[i], name, sizeof(name)));
+}
+
+static void *thread_fn(void *arg)
+{
+	struct chain *c = arg;
+
+	if (sample(f1, 1, c))
+		c->nr = -1;
+	return NULL;
+}
+
+TEST(threads)
+{
+	static const char * const exp[] = { "sft_leaf", "f3", "f2", "f1",
+					    "sample", "thread_fn", NULL };
+	struct chain *c[4];
+	pthread_t t[4];
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		c[i] = calloc(1, sizeof(*c[i]));
+		ASSERT_NE(NULL, c[i]);
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, thread_fn, c[i]));
+	}
+	for (i = 0; i < 4; i++) {
+		ASSERT_EQ(0, pthread_join(t[i], NULL));
+		ASSERT_EQ(0, chain_check(_metadata, c[i], exp, false));
+		free(c[i]);
+	}
+}
+
+TEST(fork_child)
+{
+	int status;
+	pid_t pid = fork();
+
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		static const char * const exp[] = { "sft_leaf", "f3", "f2",
+						    "f1", "sample", NULL };
+		struct chain c;
+
+		_exit(sample(f1, 1, &c) || chain_check(_metadata, &c, exp,
+						       true) ? 1 : 0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+}
+
+TEST(exec)
+{
+	int status;
+	pid_t pid = fork();
+
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		execl("/proc/self/exe", "sframe_unwind", "--exec-child", NULL);
+		_exit(2);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+}
+
+#ifndef SFT_STATIC
+SFT_NOINLINE long sft_lib_start(long x)
+{
+	return lib_start_call(leaf_ptr, x) + 1;
+}
+
+static long (*volatile dl_target)(sft_cb, long);
+
+SFT_NOINLINE long sft_dl(long x)
+{
+	return dl_target(leaf_ptr, x) + 1;
+}
+
+TEST(shared_library_at_start)
+{
+	EXPECT_CHAIN(sft_lib_start, 1, "sft_leaf", "lib_start_inner",
+		     "lib_start_call", "sft_lib_start", "sample");
+}
+
+static void *dl_sample(struct __test_metadata *_metadata, const char *lib,
+		       struct chain *c)
+{
+	long (*call)(sft_cb, long);
+	void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+
+	if (!h) {
+		TH_LOG("dlopen %s: %s", lib, dlerror());
+		return NULL;
+	}
+	call = (long (*)(sft_cb, long))dlsym(h, "dl_call");
+	dl_target = call;
+	if (!call || sample(sft_dl, 1, c)) {
+		dlclose(h);
+		return NULL;
+	}
+	return h;
+}
+
+TEST(dlopened_library)
+{
+	static const char * const exp[] = { "sft_leaf", "dl_inner", "dl_call",
+					    "sft_dl", "sample", NULL };
+	struct chain c;
+	void *h = dl_sample(_metadata, "libsft_a.so", &c);
+
+	ASSERT_NE(NULL, h);
+	ASSERT_EQ(0, chain_check(_metadata, &c, exp, true));
+	dlclose(h);
+}
+
+TEST(dlclose_then_other_library_at_same_address)
+{
+	static const char * const exp[] = { "sft_leaf", "dl_inner", "dl_call",
+					    "sft_dl", "sample", NULL };
+	unsigned long a_call, b_call;
+	struct chain c;
+	Dl_info ia, ib;
+	void *h;
+
+	h = dl_sample(_metadata, "libsft_a.so", &c);
+	ASSERT_NE(NULL, h);
+	ASSERT_EQ(0, chain_check(_metadata, &c, exp, true));
+	a_call = (unsigned long)dl_target;
+	ASSERT_NE(0, dladdr((void *)a_call, &ia));
+	dlclose(h);
+
+	/* libsft_b.so has other frame sizes: stale rules would show */
+	h = dl_sample(_metadata, "libsft_b.so", &c);
+	ASSERT_NE(NULL, h);
+	b_call = (unsigned long)dl_target;
+	ASSERT_NE(0, dladdr((void *)b_call, &ib));
+	TH_LOG("libsft_a.so at %p, libsft_b.so at %p", ia.dli_fbase,
+	       ib.dli_fbase);
+	ASSERT_EQ(ia.dli_fbase, ib.dli_fbase);
+	ASSERT_EQ(0, chain_check(_metadata, &c, exp, true));
+	dlclose(h);
+}
+
+/* Find the .sframe section of an ELF file: offset and size */
+static int sframe_of_file(const char *path, off_t *off, size_t *size)
+{
+	int fd = open(path, O_RDONLY), ret = -1;
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	int i;
+
+	if (fd < 0)
+		return -1;
+	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh))
+		goto out;
+	for (i = 0; i < eh.e_phnum; i++) {
+		if (pread(fd, &ph, sizeof(ph), eh.e_phoff + i * sizeof(ph)) !=
+		    sizeof(ph))
+			goto out;
+		if (ph.p_type == 0x6474e554) {	/* PT_GNU_SFRAME */
+			*off = ph.p_offset;
+			*size = ph.p_filesz;
+			ret = 0;
+		}
+	}
+out:
+	close(fd);
+	return ret;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	int in = open(from, O_RDONLY), out;
+	ssize_t n;
+
+	if (in < 0)
+		return -1;
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	if (out < 0) {
+		close(in);
+		return -1;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n)
+			n = -1;
+	close(in);
+	close(out);
+	return n;
+}
+
+/* Lines of the kernel log since @fd was opened that contain @what */
+static int kmsg_count(int fd, const char *what)
+{
+	char buf[2048];
+	int n = 0;
+	ssize_t l;
+
+	while ((l = read(fd, buf, sizeof(buf) - 1)) > 0 || errno == EPIPE) {
+		if (l <= 0)
+			continue;
+		buf[l] = 0;
+		if (strstr(buf, what))
+			n++;
+	}
+	return n;
+}
+
+TEST(corrupt_section)
+{
+	char dir[PATH_MAX], lib[PATH_MAX + 32], line[PATH_MAX + 256];
+	static const char * const exp[] = { "sft_leaf", NULL };
+	const char bad[] = "\xba\xad";
+	struct chain c;
+	size_t size;
+	off_t off;
+	void *h;
+	int kmsg, fd;
+
+	/* A copy of libsft_a.so whose .sframe has a bad magic */
+	snprintf(dir, sizeof(dir), "%s", self_path());
+	*strrchr(dir, '/') = 0;
+	snprintf(lib, sizeof(lib), "/tmp/libsft_corrupt_%d.so", getpid());
+	snprintf(line, sizeof(line), "%s/libsft_a.so", dir);
+	ASSERT_LT(0, copy_file(line, lib) + 1);
+	ASSERT_EQ(0, sframe_of_file(lib, &off, &size));
+	fd = open(lib, O_WRONLY);
+	ASSERT_EQ(2, pwrite(fd, bad, 2, off));
+	close(fd);
+
+	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, kmsg);
+	lseek(kmsg, 0, SEEK_END);
+
+	h = dl_sample(_metadata, lib, &c);
+	ASSERT_NE(NULL, h);
+	/* The executable's frames are still unwound; the library falls back */
+	ASSERT_EQ(0, chain_check(_metadata, &c, exp, false));
+	ASSERT_EQ(0, sample(sft_dl, 1, &c));
+	ASSERT_EQ(0, proc_line(strrchr(lib, '/'), line, sizeof(line)));
+	TH_LOG("%s", line);
+	ASSERT_NE(NULL, strstr(line, " bad "));
+	/* One message for the section, however often it is used */
+	ASSERT_EQ(1, kmsg_count(kmsg, strrchr(lib, '/') + 1));
+	close(kmsg);
+	dlclose(h);
+	unlink(lib);
+}
+#endif /* !SFT_STATIC */
+
+TEST(sysctl_off_uses_frame_pointers)
+{
+	/* fp3 is sampled in sft_leaf, which has no frame: FP loses fp3 */
+	ASSERT_EQ(0, write_sysctl("0"));
+	EXPECT_CHAIN_TO(false, fp1, 1, "sft_leaf", "fp2", "fp1", "sample");
+	ASSERT_EQ(0, write_sysctl("1"));
+	EXPECT_CHAIN(fp1, 1, "sft_leaf", "fp3", "fp2", "fp1", "sample");
+}
+
+TEST(procfs)
+{
+	char line[PATH_MAX + 256], state[16], how[16], path[PATH_MAX];
+	unsigned long ts, te, ss, se, fdes, lookups, failures;
+	unsigned int version;
+	struct chain c;
+
+	ASSERT_EQ(0, sample(f1, 1, &c));
+	ASSERT_EQ(0, proc_line(self_path(), line, sizeof(line)));
+	TH_LOG("%s", line);
+	ASSERT_EQ(11, sscanf(line, "%lx-%lx %15s %15s %lx-%lx v%u %lu %lu %lu %s",
+			     &ts, &te, state, how, &ss, &se, &version, &fdes,
+			     &lookups, &failures, path));
+	ASSERT_STREQ("ok", state);
+	ASSERT_STREQ("elf", how);
+	ASSERT_STREQ(self_path(), path);
+	ASSERT_LE(ts, (unsigned long)f1);
+	ASSERT_GT(te, (unsigned long)f1);
+	ASSERT_EQ(3, version);
+	ASSERT_LT(10, fdes);
+	ASSERT_LE(5, lookups);
+}
+
+/* ---- a signal handler on the stack ---- */
+
+static volatile struct chain sig_chain;
+static volatile int sig_ret;
+
+static void sig_handler(int sig)
+{
+	struct chain c;
+
+	sig_ret = sample(f3, 1, &c);
+	memcpy((void *)&sig_chain, &c, sizeof(c));
+}
+
+SFT_NOINLINE long sig_raise(long x)
+{
+	long ret;
+
+	asm volatile("syscall" : "=a"(ret)
+		     : "0"(SYS_kill), "D"(getpid()), "S"(SIGUSR1)
+		     : "rcx", "r11", "memory");
+	return x + ret;
+}
+
+SFT_NOINLINE long sig_f2(long x)
+{
+	return sig_raise(x) + 1;
+}
+
+SFT_NOINLINE long sig_f1(long x)
+{
+	return sig_f2(x) + 1;
+}
+
+TEST(signal_handler)
+{
+	static const char * const exp[] = {
+		"sft_leaf", "f3", "sample", "sig_handler", "*", "sig_raise",
+		"sig_f2", "sig_f1", NULL };
+
+	ASSERT_NE(SIG_ERR, signal(SIGUSR1, sig_handler));
+	sig_f1(1);
+	ASSERT_EQ(0, sig_ret);
+	ASSERT_EQ(0, chain_check(_metadata, (struct chain *)&sig_chain, exp,
+				 true));
+}
+
+/* ---- explicit registration: a JIT code buffer and its section ---- */
+
+/*
+ * jit: sub $24,%rsp; call *%rsi; add $24,%rsp; ret.
+ * It calls leaf(x) with rdi unchanged.
+ */
+static const unsigned char jit_code[] = {
+	0x48, 0x83, 0xec, 0x18,		/* 0: sub $0x18,%rsp */
+	0xff, 0xd6,			/* 4: call *%rsi */
+	0x48, 0x83, 0xc4, 0x18,		/* 6: add $0x18,%rsp */
+	0xc3,				/* a: ret */
+};
+
+/* A hand-built SFrame V2 section for jit_code at @text */
+static size_t build_sframe(unsigned char *sec, unsigned long sec_addr,
+			   unsigned long text)
+{
+	/* FREs: start offset, info (SP-based, 1 one-byte offset), CFA off */
+	static const unsigned char fres[] = {
+		0x00, 0x03, 8,		/* at 0: CFA = SP + 8 */
+		0x04, 0x03, 32,		/* at 4: CFA = SP + 32 */
+		0x0a, 0x03, 8,		/* at a: CFA = SP + 8 */
+	};
+	unsigned char *p = sec;
+	int32_t start = text - sec_addr - 28;	/* PC-relative to the FDE */
+
+	/* header: magic, v2, FDE_SORTED | FDE_FUNC_START_PCREL */
+	*p++ = 0xe2; *p++ = 0xde; *p++ = 2; *p++ = 0x05;
+	*p++ = 3;			/* AMD64, little endian */
+	*p++ = 0;			/* no fixed FP offset */
+	*p++ = (unsigned char)-8;	/* RA at CFA - 8 */
+	*p++ = 0;			/* no auxiliary header */
+	memcpy(p, &(uint32_t){1}, 4); p += 4;		/* num_fdes */
+	memcpy(p, &(uint32_t){3}, 4); p += 4;		/* num_fres */
+	memcpy(p, &(uint32_t){sizeof(fres)}, 4); p += 4;
+	memcpy(p, &(uint32_t){0}, 4); p += 4;		/* FDE offset */
+	memcpy(p, &(uint32_t){20}, 4); p += 4;		/* FRE offset */
+	/* FDE */
+	memcpy(p, &start, 4); p += 4;
+	memcpy(p, &(uint32_t){sizeof(jit_code)}, 4); p += 4;
+	memcpy(p, &(uint32_t){0}, 4); p += 4;		/* first FRE */
+	memcpy(p, &(uint32_t){3}, 4); p += 4;		/* FRE count */
+	*p++ = 0;			/* PCINC, FRE type ADDR1 */
+	*p++ = 0; *p++ = 0; *p++ = 0;	/* rep size, padding */
+	memcpy(p, fres, sizeof(fres));
+	p += sizeof(fres);
+	return p - sec;
+}
+
+static long (*volatile jit_fn)(long, long (*)(long));
+
+SFT_NOINLINE long sft_jit(long x)
+{
+	return jit_fn(x, sft_leaf) + 1;
+}
+
+static int sframe_prctl(int op, struct prctl_sframe *a, size_t size)
+{
+	return prctl(PR_SFRAME, op, (unsigned long)a, size, 0) ? errno : 0;
+}
+
+TEST(registration_api)
+{
+	size_t page = getpagesize(), len;
+	struct prctl_sframe a = {}, b;
+	unsigned char *text, *sec;
+
+	text = mmap(NULL, page, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	sec = mmap(NULL, page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, text);
+	ASSERT_NE(MAP_FAILED, sec);
+	memcpy(text, jit_code, sizeof(jit_code));
+	len = build_sframe(sec, (unsigned long)sec, (unsigned long)text);
+	jit_fn = (void *)text;
+
+	a.text_start = (unsigned long)text;
+	a.text_len = sizeof(jit_code);
+	a.sframe_start = (unsigned long)sec;
+	a.sframe_len = len;
+
+	/* Text that is not executable yet */
+	EXPECT_EQ(EINVAL, sframe_prctl(PR_SFRAME_REGISTER, &a, sizeof(a)));
+	ASSERT_EQ(0, mprotect(text, page, PROT_READ | PROT_EXEC));
+
+	/* Bad arguments */
+	EXPECT_EQ(EINVAL, sframe_prctl(PR_SFRAME_REGISTER, &a, 32));
+	b = a;
+	b.flags = 1;
+	EXPECT_EQ(EINVAL, sframe_prctl(PR_SFRAME_REGISTER, &b, sizeof(b)));
+	b = a;
+	b.sframe_len = 0;
+	EXPECT_EQ(EINVAL, sframe_prctl(PR_SFRAME_REGISTER, &b, sizeof(b)));
+	EXPECT_EQ(EINVAL, sframe_prctl(99, &a, sizeof(a)));
+	b = a;
+	b.sframe_start = 4096;		/* unmapped */
+	EXPECT_EQ(EFAULT, sframe_prctl(PR_SFRAME_REGISTER, &b, sizeof(b)));
+	sec[0] ^= 0xff;			/* bad magic */
+	EXPECT_EQ(EINVAL, sframe_prctl(PR_SFRAME_REGISTER, &a, sizeof(a)));
+	sec[0] ^= 0xff;
+
+	/* Register, twice, unwind through the JIT code, unregister */
+	ASSERT_EQ(0, sframe_prctl(PR_SFRAME_REGISTER, &a, sizeof(a)));
+	EXPECT_EQ(EEXIST, sframe_prctl(PR_SFRAME_REGISTER, &a, sizeof(a)));
+	EXPECT_CHAIN(sft_jit, 1, "sft_leaf", "!", "sft_jit", "sample");
+
+	b = (struct prctl_sframe){ .text_start = a.text_start };
+	EXPECT_EQ(0, sframe_prctl(PR_SFRAME_UNREGISTER, &b, sizeof(b)));
+	EXPECT_EQ(ENOENT, sframe_prctl(PR_SFRAME_UNREGISTER, &b, sizeof(b)));
+
+	/* munmap drops a registration */
+	ASSERT_EQ(0, sframe_prctl(PR_SFRAME_REGISTER, &a, sizeof(a)));
+	munmap(text, page);
+	EXPECT_EQ(ENOENT, sframe_prctl(PR_SFRAME_UNREGISTER, &b, sizeof(b)));
+	munmap(sec, page);
+}
+
+/* Run by the exec test in a fresh image */
+SFT_NOINLINE int exec_child(void)
+{
+	static const char * const exp[] = { "sft_leaf", "f3", "f2", "f1",
+					    "sample", "exec_child", "main",
+					    NULL };
+	struct __test_metadata m = {};
+	struct chain c;
+
+	if (sample(f1, 1, &c))
+		return 1;
+	return chain_check(&m, &c, exp, true) ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "--exec-child"))
+		exit(exec_child());	/* a call, not a tail call: main stays */
+	return test_harness_run(argc, argv);
+}
