@@ -9,8 +9,8 @@ DEV := devtools
 export SFRAME_CACHE ?= /var/cache/sframe-unwind
 
 .PHONY: help root tree patches patches-bisect kernel kernel-perf kunit \
-	kunit-arm64 kunit-s390 kunit-cross vm test harness sframe-diff fuzz \
-	bench-walker clean distclean
+	kunit-arm64 kunit-s390 kunit-cross vm test harness sframe-diff fuzz selftests \
+	bench-walker test-vm clean distclean
 
 help:
 	@echo "make test            run every test level; ends with 'N passed, N failed'"
@@ -22,6 +22,8 @@ help:
 	@echo "make kunit           KUnit on UML"
 	@echo "make kunit-cross     KUnit on arm64 and s390 under QEMU (slow, not in 'make test')"
 	@echo "make kernel          build the debug VM kernel  (kernel-perf: the perf flavour)"
+	@echo "make selftests       build the kselftests into build/selftests (run by the vm level)"
+	@echo "make test-vm         the vm level only: kselftests in the debug VM"
 	@echo "make patches         export the series to build/patches, checkpatch --strict"
 	@echo "make patches-bisect  also build the tree after every patch (slow)"
 	@echo "make tree            create/update build/linux (pristine 7.2 + the series)"
@@ -66,6 +68,12 @@ vm: root
 
 test: root
 	$(DEV)/test.sh
+
+test-vm: root
+	$(DEV)/test.sh vm
+
+selftests: root
+	$(DEV)/selftests.sh
 
 harness: root
 	$(DEV)/test.sh harness

@@ -15,7 +15,9 @@ set -euo pipefail
 flavour=${1:?usage: kbuild.sh debug|perf}
 frag=$REPO/devtools/configs/$flavour.config
 [ -f "$frag" ] || die "no flavour '$flavour' (devtools/configs/$flavour.config)"
-"$REPO/devtools/tree.sh" apply
+# SFRAME_DIRTY=1 builds build/linux as it is, uncommitted edits included,
+# to iterate on a change before folding it into the series.
+[ "${SFRAME_DIRTY:-0}" = 1 ] || "$REPO/devtools/tree.sh" apply
 
 out=$(kbuild_dir "x86_64-$flavour")
 mkdir -p "$out"

@@ -106,6 +106,7 @@ count_kunit-s390() { count_kunit "$1"; }
 # --- vm ---
 level_vm() {
 	local rc=0
+	"$REPO/devtools/selftests.sh" || return 1
 	SFRAME_VM_QUIET=1 "$REPO/devtools/vm.sh" "$REPO/devtools/tests/vm-tests.sh" || rc=$?
 	cat "$REPO/build/vm/tap.txt" 2>/dev/null
 	# The runner itself: a failing command must fail the run.

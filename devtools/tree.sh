@@ -226,6 +226,7 @@ save() {
 			g show --format= --binary "$c" -- . "${excl[@]}"
 		} >"$REPO/patches/$patch"
 	done < <(series_entries)
+	g tag -f sframe-series >/dev/null
 	echo "$(fingerprint) $(g rev-parse HEAD)" >"$STATE"
 	msg "saved ${#commits[@]} commits of build/linux to patches/ and the overlay"
 }
