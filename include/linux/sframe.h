@@ -14,24 +14,21 @@ struct mm_struct;
 struct pid;
 struct pid_namespace;
 struct seq_file;
+struct sframe_entry;
 struct sframe_rule;
 struct task_struct;
-struct vm_area_struct;
 
 #ifdef CONFIG_UNWIND_USER_SFRAME
 
 void sframe_mm_init(struct mm_struct *mm);
 int sframe_dup_mm(struct mm_struct *oldmm, struct mm_struct *mm);
 void sframe_exit_mm(struct mm_struct *mm);
-void sframe_vma_added(struct vm_area_struct *vma, unsigned long start,
-		      unsigned long end);
 void sframe_vma_removed(struct mm_struct *mm, unsigned long start,
 			unsigned long end);
-void sframe_vma_mprotect(struct vm_area_struct *vma, unsigned long start,
-			 unsigned long end, bool was_exec);
 
 int sframe_user_find(unsigned long pc, struct sframe_rule *rule,
-		     bool nofault);
+		     struct sframe_entry **cache, bool nofault);
+void sframe_user_release(struct sframe_entry **cache);
 bool sframe_unwind_enabled(void);
 bool sframe_user_text(unsigned long ip, bool nofault);
 
@@ -51,21 +48,16 @@ static inline int sframe_dup_mm(struct mm_struct *oldmm, struct mm_struct *mm)
 
 static inline void sframe_exit_mm(struct mm_struct *mm) { }
 
-static inline void sframe_vma_added(struct vm_area_struct *vma,
-				    unsigned long start, unsigned long end) { }
-
 static inline void sframe_vma_removed(struct mm_struct *mm,
 				      unsigned long start, unsigned long end) { }
 
-static inline void sframe_vma_mprotect(struct vm_area_struct *vma,
-				       unsigned long start, unsigned long end,
-				       bool was_exec) { }
-
 static inline int sframe_user_find(unsigned long pc, struct sframe_rule *rule,
-				   bool nofault)
+				   struct sframe_entry **cache, bool nofault)
 {
 	return -ENOENT;
 }
+
+static inline void sframe_user_release(struct sframe_entry **cache) { }
 
 static inline bool sframe_unwind_enabled(void)
 {

@@ -9,16 +9,21 @@
  *
  * Entries are created in two ways:
  *
- *  - discovery: every executable mapping of a regular file creates a
- *    pending entry (cheap: no I/O under mmap_lock).  The first unwind
- *    that needs it reads the file's ELF program headers through the page
+ *  - discovery: the first faultable unwind that meets a PC in an
+ *    executable mapping of a regular file adds a pending entry for the
+ *    mapping, reads the file's ELF program headers through the page
  *    cache, finds PT_GNU_SFRAME and computes the load bias from the
  *    mapping; the entry then becomes usable, or is marked as having no
- *    section.  The dynamic loader and the ELF loader need no changes;
+ *    section.  The dynamic loader and the ELF loader need no changes,
+ *    and mmap() pays nothing;
  *  - registration through prctl(PR_SFRAME) for JITs and custom loaders.
  *
- * Writers (mmap, munmap, mprotect, fork, exit, prctl) are serialised by
- * the mmap_lock and use the maple tree's own lock.  Readers (the
+ * Entries are removed by munmap (and so mremap and MAP_FIXED) and by
+ * mprotect() removing PROT_EXEC, copied by fork and freed at exit.  They
+ * are added under the mmap_lock held for reading (discovery: the VMA
+ * cannot go away meanwhile) or writing (prctl); removal happens under
+ * the mmap_lock after the VMAs are detached.  The maple tree's own lock
+ * orders the writers.  Readers (the
  * unwinder) look entries up under RCU; the faultable path then takes a
  * reference so that it may sleep, the non-faultable path stays inside
  * the RCU read-side section.  Entries are freed after a grace period.
@@ -249,66 +254,20 @@ void sframe_exit_mm(struct mm_struct *mm)
 }
 
 /**
- * sframe_vma_added() - note new executable text
- * @vma:	the VMA holding the new range
- * @start:	start of the range that became executable
- * @end:	end of the range
- *
- * Called with the mmap_lock held for writing when a mapping is created
- * or made executable.  For a regular file, a pending entry is added; its
- * ELF headers are read when an unwind first needs them.
- */
-void sframe_vma_added(struct vm_area_struct *vma, unsigned long start,
-		      unsigned long end)
-{
-	struct mm_struct *mm = vma->vm_mm;
-	struct sframe_entry *e;
-
-	if (!(vma->vm_flags & VM_EXEC) || !vma->vm_file ||
-	    !S_ISREG(file_inode(vma->vm_file)->i_mode) ||
-	    !sframe_unwind_enabled())
-		return;
-
-	mmap_assert_write_locked(mm);
-
-	sframe_remove_range(mm, start, end);
-	e = sframe_entry_alloc(vma->vm_file, start, end, vma->vm_pgoff +
-			       ((start - vma->vm_start) >> PAGE_SHIFT));
-	if (e)
-		sframe_insert(mm, e);
-}
-
-/**
  * sframe_vma_removed() - forget text that was unmapped
  * @mm:		the mm
  * @start:	start of the unmapped range
  * @end:	end of the range
  *
  * Called from munmap() (and so from mremap() and from a MAP_FIXED
- * mapping over old text) with the mmap_lock held.
+ * mapping over old text) and from mprotect() removing PROT_EXEC, with
+ * the mmap_lock held.
  */
 void sframe_vma_removed(struct mm_struct *mm, unsigned long start,
 			unsigned long end)
 {
-	sframe_remove_range(mm, start, end);
-}
-
-/**
- * sframe_vma_mprotect() - follow a change of PROT_EXEC
- * @vma:	the VMA after the change, covering [@start, @end)
- * @start:	start of the changed range
- * @end:	end of the range
- * @was_exec:	whether the range was executable before
- */
-void sframe_vma_mprotect(struct vm_area_struct *vma, unsigned long start,
-			 unsigned long end, bool was_exec)
-{
-	bool is_exec = vma->vm_flags & VM_EXEC;
-
-	if (was_exec && !is_exec)
-		sframe_remove_range(vma->vm_mm, start, end);
-	else if (!was_exec && is_exec)
-		sframe_vma_added(vma, start, end);
+	if (!mtree_empty(&mm->sframe_mt))
+		sframe_remove_range(mm, start, end);
 }
 
 /* Mark @e corrupt; the first time, say so once. */
@@ -448,6 +407,7 @@ static void sframe_resolve(struct sframe_entry *e)
 	sframe_set_state(e, SFRAME_OK);
 }
 
+/* Page faults are disabled by the caller if @nofault */
 static int sframe_lookup(struct sframe_entry *e, unsigned long pc,
 			 struct sframe_rule *rule, bool nofault)
 {
@@ -455,10 +415,7 @@ static int sframe_lookup(struct sframe_entry *e, unsigned long pc,
 	int ret;
 
 	atomic_long_inc(&e->lookups);
-	if (nofault)
-		ret = sframe_find_nofault(&e->sec, pc, rule, &reason);
-	else
-		ret = sframe_find(&e->sec, pc, rule, &reason);
+	ret = sframe_find(&e->sec, pc, rule, &reason);
 	if (ret) {
 		atomic_long_inc(&e->failures);
 		/* A fault is not corruption: the page may come back */
@@ -469,46 +426,97 @@ static int sframe_lookup(struct sframe_entry *e, unsigned long pc,
 	return ret;
 }
 
+/* A reference to the entry covering @pc, or NULL */
+static struct sframe_entry *sframe_get(struct mm_struct *mm, unsigned long pc)
+{
+	struct sframe_entry *e;
+
+	rcu_read_lock();
+	e = mtree_load(&mm->sframe_mt, pc);
+	if (e && !refcount_inc_not_zero(&e->ref))
+		e = NULL;
+	rcu_read_unlock();
+	return e;
+}
+
+/*
+ * Discovery: @pc has no entry.  If it is in an executable mapping of a
+ * regular file, add a pending entry for the mapping and return it,
+ * referenced.  The mmap_lock held for reading keeps the VMA in place.
+ */
+static struct sframe_entry *sframe_discover(struct mm_struct *mm,
+					    unsigned long pc)
+{
+	struct sframe_entry *e = NULL;
+	struct vm_area_struct *vma;
+
+	if (mmap_read_lock_killable(mm))
+		return NULL;
+	vma = vma_lookup(mm, pc);
+	if (vma && (vma->vm_flags & VM_EXEC) && vma->vm_file &&
+	    S_ISREG(file_inode(vma->vm_file)->i_mode)) {
+		e = sframe_entry_alloc(vma->vm_file, vma->vm_start,
+				       vma->vm_end, vma->vm_pgoff);
+		/* Another thread may have added it meanwhile */
+		if (e && sframe_insert(mm, e))
+			e = sframe_get(mm, pc);
+		else if (e)
+			refcount_inc(&e->ref);
+	}
+	mmap_read_unlock(mm);
+	return e;
+}
+
 /**
  * sframe_user_find() - find the unwind rule for a PC of current
  * @pc:		user PC (for a caller's frame, one byte into the call)
  * @rule:	the rule, on success
- * @nofault:	true in a context that must not fault or sleep
+ * @cache:	the entry used for the previous frame of this walk, or NULL;
+ *		faultable context only, see sframe_user_release()
+ * @nofault:	true in a context that must not fault or sleep, where the
+ *		caller has disabled page faults
  *
  * In faultable context, a pending entry is resolved and the section may
- * be faulted in.  With @nofault, only resolved sections with resident
- * pages are used.
+ * be faulted in; the entry stays referenced in @cache, so that the next
+ * frames in the same object need no lookup in the registry.  With
+ * @nofault, only resolved sections with resident pages are used, under
+ * RCU.
+ *
+ * The caller checks sframe_unwind_enabled() once per walk.
  *
  * Return: 0 on success; otherwise an error meaning "no SFrame rule here,
- * try frame pointers": -ENOENT (not covered, switched off or no usable
- * section), -EFAULT or -EBADMSG.
+ * try frame pointers": -ENOENT (not covered or no usable section),
+ * -EFAULT or -EBADMSG.
  */
-int sframe_user_find(unsigned long pc, struct sframe_rule *rule, bool nofault)
+int sframe_user_find(unsigned long pc, struct sframe_rule *rule,
+		     struct sframe_entry **cache, bool nofault)
 {
 	struct mm_struct *mm = current->mm;
 	struct sframe_entry *e;
 	int ret = -ENOENT;
 
-	if (!mm || !sframe_unwind_enabled())
+	if (!mm)
 		return -ENOENT;
 
-	rcu_read_lock();
-	e = mtree_load(&mm->sframe_mt, pc);
-	if (!e) {
-		rcu_read_unlock();
-		return -ENOENT;
-	}
 	if (nofault) {
-		if (atomic_read_acquire(&e->state) == SFRAME_OK)
+		rcu_read_lock();
+		e = mtree_load(&mm->sframe_mt, pc);
+		if (e && atomic_read_acquire(&e->state) == SFRAME_OK)
 			ret = sframe_lookup(e, pc, rule, true);
 		rcu_read_unlock();
 		return ret;
 	}
-	if (!refcount_inc_not_zero(&e->ref)) {
-		rcu_read_unlock();
-		return -ENOENT;
+
+	e = *cache;
+	if (!e || pc < e->start || pc >= e->end) {
+		sframe_user_release(cache);
+		e = sframe_get(mm, pc);
+		if (!e)
+			e = sframe_discover(mm, pc);
+		if (!e)
+			return -ENOENT;
+		*cache = e;
 	}
-	rcu_read_unlock();
 
 	if (atomic_read(&e->state) == SFRAME_PENDING)
 		sframe_resolve(e);
@@ -517,8 +525,21 @@ int sframe_user_find(unsigned long pc, struct sframe_rule *rule, bool nofault)
 				atomic_read(&e->state) != SFRAME_RESOLVING);
 	if (atomic_read_acquire(&e->state) == SFRAME_OK)
 		ret = sframe_lookup(e, pc, rule, false);
-	sframe_entry_put(e);
 	return ret;
+}
+
+/**
+ * sframe_user_release() - end of a faultable walk
+ * @cache:	the entry cached by sframe_user_find(), or NULL
+ *
+ * A text range unmapped during the walk stays usable (not reused) until
+ * then: its section is read from user memory with the usual checks.
+ */
+void sframe_user_release(struct sframe_entry **cache)
+{
+	if (*cache)
+		sframe_entry_put(*cache);
+	*cache = NULL;
 }
 
 /**
@@ -749,3 +770,7 @@ static int __init sframe_sysctl_init(void)
 	return 0;
 }
 core_initcall(sframe_sysctl_init);
+
+#ifdef CONFIG_UNWIND_USER_SFRAME_KUNIT_TEST
+#include "sframe_registry_kunit.c"
+#endif

@@ -9,97 +9,61 @@
 
 /* A section became usable for unwinding (discovered or registered) */
 TRACE_EVENT(sframe_register,
-
-	TP_PROTO(unsigned long text_start, unsigned long text_end,
-		 unsigned long sframe_start, unsigned long sframe_end,
-		 bool explicit),
-
-	TP_ARGS(text_start, text_end, sframe_start, sframe_end, explicit),
-
-	TP_STRUCT__entry(
-		__field(unsigned long,	text_start)
-		__field(unsigned long,	text_end)
-		__field(unsigned long,	sframe_start)
-		__field(unsigned long,	sframe_end)
-		__field(bool,		explicit)
-	),
-
-	TP_fast_assign(
-		__entry->text_start	= text_start;
-		__entry->text_end	= text_end;
-		__entry->sframe_start	= sframe_start;
-		__entry->sframe_end	= sframe_end;
-		__entry->explicit	= explicit;
-	),
-
-	TP_printk("text=%lx-%lx sframe=%lx-%lx %s",
-		  __entry->text_start, __entry->text_end,
-		  __entry->sframe_start, __entry->sframe_end,
-		  __entry->explicit ? "registered" : "discovered")
+	    TP_PROTO(unsigned long text_start, unsigned long text_end,
+		     unsigned long sframe_start, unsigned long sframe_end,
+		     bool explicit),
+	    TP_ARGS(text_start, text_end, sframe_start, sframe_end, explicit),
+	    TP_STRUCT__entry(__field(unsigned long, text_start)
+			     __field(unsigned long, text_end)
+			     __field(unsigned long, sframe_start)
+			     __field(unsigned long, sframe_end)
+			     __field(bool, explicit)),
+	    TP_fast_assign(__entry->text_start = text_start;
+			   __entry->text_end = text_end;
+			   __entry->sframe_start = sframe_start;
+			   __entry->sframe_end = sframe_end;
+			   __entry->explicit = explicit;),
+	    TP_printk("text=%lx-%lx sframe=%lx-%lx %s",
+		      __entry->text_start, __entry->text_end,
+		      __entry->sframe_start, __entry->sframe_end,
+		      __entry->explicit ? "registered" : "discovered")
 );
 
 /* A text range was dropped from the registry */
 TRACE_EVENT(sframe_unregister,
-
-	TP_PROTO(unsigned long text_start, unsigned long text_end),
-
-	TP_ARGS(text_start, text_end),
-
-	TP_STRUCT__entry(
-		__field(unsigned long,	text_start)
-		__field(unsigned long,	text_end)
-	),
-
-	TP_fast_assign(
-		__entry->text_start	= text_start;
-		__entry->text_end	= text_end;
-	),
-
-	TP_printk("text=%lx-%lx", __entry->text_start, __entry->text_end)
+	    TP_PROTO(unsigned long text_start, unsigned long text_end),
+	    TP_ARGS(text_start, text_end),
+	    TP_STRUCT__entry(__field(unsigned long, text_start)
+			     __field(unsigned long, text_end)),
+	    TP_fast_assign(__entry->text_start = text_start;
+			   __entry->text_end = text_end;),
+	    TP_printk("text=%lx-%lx", __entry->text_start, __entry->text_end)
 );
 
 /* A section was found corrupt and will not be used again */
 TRACE_EVENT(sframe_corrupt,
-
-	TP_PROTO(unsigned long text_start, unsigned long sframe_start,
-		 const char *reason),
-
-	TP_ARGS(text_start, sframe_start, reason),
-
-	TP_STRUCT__entry(
-		__field(unsigned long,	text_start)
-		__field(unsigned long,	sframe_start)
-		__string(reason,	reason)
-	),
-
-	TP_fast_assign(
-		__entry->text_start	= text_start;
-		__entry->sframe_start	= sframe_start;
-		__assign_str(reason);
-	),
-
-	TP_printk("text=%lx sframe=%lx reason=%s", __entry->text_start,
-		  __entry->sframe_start, __get_str(reason))
+	    TP_PROTO(unsigned long text_start, unsigned long sframe_start,
+		     const char *reason),
+	    TP_ARGS(text_start, sframe_start, reason),
+	    TP_STRUCT__entry(__field(unsigned long, text_start)
+			     __field(unsigned long, sframe_start)
+			     __string(reason, reason)),
+	    TP_fast_assign(__entry->text_start = text_start;
+			   __entry->sframe_start = sframe_start;
+			   __assign_str(reason);),
+	    TP_printk("text=%lx sframe=%lx reason=%s", __entry->text_start,
+		      __entry->sframe_start, __get_str(reason))
 );
 
-/* Unwinding one frame with SFrame failed; frame pointers are tried */
+/* Looking up one frame in a section failed; frame pointers are tried */
 TRACE_EVENT(sframe_unwind_error,
-
-	TP_PROTO(unsigned long pc, int error),
-
-	TP_ARGS(pc, error),
-
-	TP_STRUCT__entry(
-		__field(unsigned long,	pc)
-		__field(int,		error)
-	),
-
-	TP_fast_assign(
-		__entry->pc	= pc;
-		__entry->error	= error;
-	),
-
-	TP_printk("pc=%lx error=%d", __entry->pc, __entry->error)
+	    TP_PROTO(unsigned long pc, int error),
+	    TP_ARGS(pc, error),
+	    TP_STRUCT__entry(__field(unsigned long, pc)
+			     __field(int, error)),
+	    TP_fast_assign(__entry->pc = pc;
+			   __entry->error = error;),
+	    TP_printk("pc=%lx error=%d", __entry->pc, __entry->error)
 );
 
 #endif /* _TRACE_SFRAME_H */

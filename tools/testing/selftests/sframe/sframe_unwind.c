@@ -90,6 +90,9 @@ struct sampler {
 	size_t rb_size;
 };
 
+/* Sample without deferral: the non-faulting unwind, in the event itself */
+static bool sample_nodefer;
+
 static int sampler_open(struct sampler *s)
 {
 	struct perf_event_attr attr = {
@@ -98,8 +101,6 @@ static int sampler_open(struct sampler *s)
 		.sample_period = 1,
 		.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN,
 		.exclude_callchain_kernel = 1,
-		.defer_callchain = 1,
-		.defer_output = 1,
 		.disabled = 1,
 	};
 	int id = tracepoint_id();
@@ -107,6 +108,8 @@ static int sampler_open(struct sampler *s)
 	if (id < 0)
 		return -1;
 	attr.config = id;
+	attr.defer_callchain = !sample_nodefer;
+	attr.defer_output = !sample_nodefer;
 	s->fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
 	if (s->fd < 0)
 		return -1;
@@ -127,9 +130,10 @@ static void sampler_close(struct sampler *s)
 }
 
 /*
- * The deferred user chain of the last sample in the buffer: samples end
+ * The user chain of the last sample in the buffer.  Deferred: samples end
  * their callchain with PERF_CONTEXT_USER_DEFERRED and a cookie, which the
- * PERF_RECORD_CALLCHAIN_DEFERRED record repeats.
+ * PERF_RECORD_CALLCHAIN_DEFERRED record repeats.  Not deferred: the user
+ * chain follows PERF_CONTEXT_USER in the sample.
  */
 static int sampler_chain(struct sampler *s, struct chain *c)
 {
@@ -157,6 +161,13 @@ static int sampler_chain(struct sampler *s, struct chain *c)
 			for (i = 0; i + 1 < nr; i++)
 				if (rec[3 + i] == PERF_CONTEXT_USER_DEFERRED)
 					cookie = rec[4 + i];
+			for (i = 0; i < nr && nr <= MAX_CHAIN; i++) {
+				if (rec[3 + i] != PERF_CONTEXT_USER)
+					continue;
+				for (c->nr = 0, i++; i < nr; i++)
+					c->ip[c->nr++] = rec[3 + i];
+				found = 1;
+			}
 		} else if (h.type == PERF_RECORD_CALLCHAIN_DEFERRED) {
 			/* header, cookie, nr, ips */
 			if (rec[1] != cookie || rec[2] > MAX_CHAIN)
@@ -181,7 +192,8 @@ SFT_NOINLINE long sft_leaf(long x)
 	return x + (ret > 0);
 }
 
-static long (*volatile leaf_ptr)(long) = sft_leaf;
+/* Called through a global pointer: a real call, never inlined */
+long (*leaf_ptr)(long) = sft_leaf;
 
 /* Run @fn(@arg) with the sampler on and return the user chain */
 SFT_NOINLINE int sample(long (*fn)(long), long arg, struct chain *c)
@@ -258,7 +270,7 @@ static int sym_phdr_cb(struct dl_phdr_info *info, size_t size, void *data)
 	int i;
 
 	for (i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		const Elf64_Phdr *ph = &info->dlpi_phdr[i];
 		unsigned long start = info->dlpi_addr + ph->p_vaddr;
 
 		if (ph->p_type != PT_LOAD || q->ip < start ||
@@ -291,8 +303,8 @@ static void chain_log(struct __test_metadata *_metadata, const struct chain *c)
 	int i;
 
 	for (i = 0; i < c->nr && i < 24; i++)
-		TH_LOG("  #%d %#lx %s", i, c->ip[i], sym(c->ip[i], name,
-							  sizeof(name)));
+		TH_LOG("  #%d %#lx %s", i, c->ip[i],
+		       sym(c->ip[i], name, sizeof(name)));
 }
 
 /*
@@ -354,9 +366,10 @@ SFT_NOINLINE long f3(long x)
 
 SFT_NOINLINE long f2(long x)
 {
-	volatile char pad[40];
+	char pad[40];
 
 	pad[0] = x;
+	sft_keep(pad);
 	return f3(x + pad[0]) + 1;
 }
 
@@ -366,8 +379,8 @@ SFT_NOINLINE long f1(long x)
 }
 
 /* Frame pointers kept: what the sysctl-off test unwinds */
-#define SFT_FP	__attribute__((noinline, noclone,			\
-			       optimize("no-omit-frame-pointer")))
+#define SFT_FP	__attribute__((__noipa__,				\
+			       __optimize__("no-omit-frame-pointer")))
 
 SFT_FP long fp3(long x)
 {
@@ -386,12 +399,11 @@ SFT_FP long fp1(long x)
 
 SFT_NOINLINE long recurse(long depth)
 {
-	volatile long one = 1;
 	long r;
 
 	if (depth <= 0)
 		return leaf_ptr(0) + 1;
-	r = recurse(depth - one);
+	r = recurse(depth - 1);
 	asm volatile("" : "+r"(r));	/* no accumulator loop */
 	return r + 1;
 }
@@ -444,6 +456,18 @@ static const char *self_path(void)
 TEST(executable)
 {
 	EXPECT_CHAIN(f1, 1, "sft_leaf", "f3", "f2", "f1", "sample");
+}
+
+TEST(without_deferral)
+{
+	/*
+	 * The non-faulting unwind (perf_callchain_user() in the event) uses
+	 * sections that are resolved and resident: a deferred unwind first.
+	 */
+	EXPECT_CHAIN(f1, 1, "sft_leaf", "f3", "f2", "f1", "sample");
+	sample_nodefer = true;
+	EXPECT_CHAIN(f1, 1, "sft_leaf", "f3", "f2", "f1", "sample");
+	sample_nodefer = false;
 }
 
 TEST(deep_recursion)
@@ -530,7 +554,7 @@ SFT_NOINLINE long sft_lib_start(long x)
 	return lib_start_call(leaf_ptr, x) + 1;
 }
 
-static long (*volatile dl_target)(sft_cb, long);
+long (*dl_target)(sft_cb cb, long x);
 
 SFT_NOINLINE long sft_dl(long x)
 {
@@ -546,14 +570,14 @@ TEST(shared_library_at_start)
 static void *dl_sample(struct __test_metadata *_metadata, const char *lib,
 		       struct chain *c)
 {
-	long (*call)(sft_cb, long);
+	long (*call)(sft_cb cb, long x);
 	void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
 
 	if (!h) {
 		TH_LOG("dlopen %s: %s", lib, dlerror());
 		return NULL;
 	}
-	call = (long (*)(sft_cb, long))dlsym(h, "dl_call");
+	call = (long (*)(sft_cb cb, long x))dlsym(h, "dl_call");
 	dl_target = call;
 	if (!call || sample(sft_dl, 1, c)) {
 		dlclose(h);
@@ -671,7 +695,7 @@ TEST(corrupt_section)
 {
 	char dir[PATH_MAX], lib[PATH_MAX + 32], line[PATH_MAX + 256];
 	static const char * const exp[] = { "sft_leaf", NULL };
-	const char bad[] = "\xba\xad";
+	static const char bad[] = "\xba\xad";
 	struct chain c;
 	size_t size;
 	off_t off;
@@ -707,6 +731,60 @@ TEST(corrupt_section)
 	dlclose(h);
 	unlink(lib);
 }
+
+static int tracefs_write(const char *file, const char *val)
+{
+	char path[128];
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "/sys/kernel/tracing/%s", file);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	if (fd < 0)
+		return -1;
+	ret = write(fd, val, strlen(val)) == (ssize_t)strlen(val) ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
+TEST(tracepoints)
+{
+	char line[PATH_MAX + 256], want[128], *trace;
+	unsigned long ts, te;
+	struct chain c;
+	ssize_t len = 0, got;
+	void *h;
+	int fd, n;
+
+	ASSERT_LE(0, tracepoint_id());	/* mounts tracefs */
+	ASSERT_EQ(0, tracefs_write("trace", ""));
+	ASSERT_EQ(0, tracefs_write("events/sframe/enable", "1"));
+	h = dl_sample(_metadata, "libsft_a.so", &c);
+	ASSERT_NE(NULL, h);
+	ASSERT_EQ(0, proc_line("/libsft_a.so", line, sizeof(line)));
+	n = sscanf(line, "%lx-%lx", &ts, &te);
+	ASSERT_EQ(2, n);
+	dlclose(h);
+	ASSERT_EQ(0, tracefs_write("events/sframe/enable", "0"));
+
+	trace = malloc(1 << 20);
+	ASSERT_NE(NULL, trace);
+	fd = open("/sys/kernel/tracing/trace", O_RDONLY);
+	ASSERT_LE(0, fd);
+	while (len < (1 << 20) - 1 &&
+	       (got = read(fd, trace + len, (1 << 20) - 1 - len)) > 0)
+		len += got;
+	close(fd);
+	trace[len] = 0;
+
+	/* Discovered at the first unwind, dropped at dlclose() */
+	snprintf(want, sizeof(want), "sframe_register: text=%lx-%lx sframe=",
+		 ts, te);
+	EXPECT_NE(NULL, strstr(trace, want));
+	EXPECT_NE(NULL, strstr(trace, " discovered"));
+	snprintf(want, sizeof(want), "sframe_unregister: text=%lx-%lx", ts, te);
+	EXPECT_NE(NULL, strstr(trace, want));
+	free(trace);
+}
 #endif /* !SFT_STATIC */
 
 TEST(sysctl_off_uses_frame_pointers)
@@ -724,13 +802,15 @@ TEST(procfs)
 	unsigned long ts, te, ss, se, fdes, lookups, failures;
 	unsigned int version;
 	struct chain c;
+	int n;
 
 	ASSERT_EQ(0, sample(f1, 1, &c));
 	ASSERT_EQ(0, proc_line(self_path(), line, sizeof(line)));
 	TH_LOG("%s", line);
-	ASSERT_EQ(11, sscanf(line, "%lx-%lx %15s %15s %lx-%lx v%u %lu %lu %lu %s",
-			     &ts, &te, state, how, &ss, &se, &version, &fdes,
-			     &lookups, &failures, path));
+	n = sscanf(line, "%lx-%lx %15s %15s %lx-%lx v%u %lu %lu %lu %s",
+		   &ts, &te, state, how, &ss, &se, &version, &fdes, &lookups,
+		   &failures, path);
+	ASSERT_EQ(11, n);
 	ASSERT_STREQ("ok", state);
 	ASSERT_STREQ("elf", how);
 	ASSERT_STREQ(self_path(), path);
@@ -743,15 +823,16 @@ TEST(procfs)
 
 /* ---- a signal handler on the stack ---- */
 
-static volatile struct chain sig_chain;
-static volatile int sig_ret;
+/* Written by the handler during sig_raise()'s system call ("memory") */
+static struct chain sig_chain;
+static int sig_ret;
 
 static void sig_handler(int sig)
 {
 	struct chain c;
 
 	sig_ret = sample(f3, 1, &c);
-	memcpy((void *)&sig_chain, &c, sizeof(c));
+	memcpy(&sig_chain, &c, sizeof(c));
 }
 
 SFT_NOINLINE long sig_raise(long x)
@@ -783,7 +864,7 @@ TEST(signal_handler)
 	ASSERT_NE(SIG_ERR, signal(SIGUSR1, sig_handler));
 	sig_f1(1);
 	ASSERT_EQ(0, sig_ret);
-	ASSERT_EQ(0, chain_check(_metadata, (struct chain *)&sig_chain, exp,
+	ASSERT_EQ(0, chain_check(_metadata, &sig_chain, exp,
 				 true));
 }
 
@@ -836,7 +917,7 @@ static size_t build_sframe(unsigned char *sec, unsigned long sec_addr,
 	return p - sec;
 }
 
-static long (*volatile jit_fn)(long, long (*)(long));
+long (*jit_fn)(long x, long (*leaf)(long));
 
 SFT_NOINLINE long sft_jit(long x)
 {

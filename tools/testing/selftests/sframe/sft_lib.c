@@ -13,16 +13,18 @@
 
 SFT_NOINLINE long FN(_inner)(sft_cb cb, long x)
 {
-	volatile char pad[SFT_FRAME];
+	char pad[SFT_FRAME];
 
 	pad[0] = (char)x;
+	sft_keep(pad);
 	return cb(x + pad[0]) + 1;
 }
 
 SFT_NOINLINE long FN(_call)(sft_cb cb, long x)
 {
-	volatile char pad[SFT_FRAME * 2];
+	char pad[SFT_FRAME * 2];
 
 	pad[1] = (char)x;
+	sft_keep(pad);
 	return FN(_inner)(cb, x + pad[1]) + 1;
 }

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the per-mm SFrame registry: add, remove, overlap,
+ * lookup, fork copy and exit, on an mm of its own.
+ *
+ * Included at the end of sframe.c (CONFIG_UNWIND_USER_SFRAME_KUNIT_TEST)
+ * so that the tests reach the registry's static functions.
+ */
+#include <kunit/test.h>
+
+#define T0	0x100000UL
+
+struct sframe_test {
+	struct mm_struct *mm;
+};
+
+static int sframe_reg_init(struct kunit *test)
+{
+	struct sframe_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->mm = mm_alloc();
+	KUNIT_ASSERT_NOT_NULL(test, t->mm);
+	test->priv = t;
+	return 0;
+}
+
+static void sframe_reg_exit(struct kunit *test)
+{
+	struct sframe_test *t = test->priv;
+
+	mmput(t->mm);
+}
+
+/* Add an anonymous entry [@start, @end) in state @state */
+static struct sframe_entry *sframe_reg_add(struct kunit *test,
+					   unsigned long start,
+					   unsigned long end, int state)
+{
+	struct sframe_test *t = test->priv;
+	struct sframe_entry *e;
+
+	e = sframe_entry_alloc(NULL, start, end, start >> PAGE_SHIFT);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	atomic_set(&e->state, state);
+	e->sec.sframe_start = 0x7000;
+	e->sec.num_fdes = 42;
+	KUNIT_ASSERT_EQ(test, sframe_insert(t->mm, e), 0);
+	return e;
+}
+
+/* The entry covering @addr, checked to span [@start, @end) */
+static void sframe_reg_expect(struct kunit *test, struct mm_struct *mm,
+			      unsigned long addr, unsigned long start,
+			      unsigned long end)
+{
+	struct sframe_entry *e = mtree_load(&mm->sframe_mt, addr);
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_EXPECT_EQ(test, e->start, start);
+	KUNIT_EXPECT_EQ(test, e->end, end);
+	KUNIT_EXPECT_EQ(test, e->pgoff, start >> PAGE_SHIFT);
+	KUNIT_EXPECT_EQ(test, e->sec.sframe_start, 0x7000UL);
+	KUNIT_EXPECT_EQ(test, e->sec.num_fdes, 42U);
+}
+
+static unsigned int sframe_reg_count(struct mm_struct *mm)
+{
+	unsigned long index = 0;
+	unsigned int n = 0;
+
+	while (mt_find(&mm->sframe_mt, &index, ULONG_MAX))
+		n++;
+	return n;
+}
+
+static void sframe_reg_add_lookup(struct kunit *test)
+{
+	struct sframe_test *t = test->priv;
+
+	sframe_reg_add(test, T0, T0 + 0x3000, SFRAME_OK);
+	sframe_reg_expect(test, t->mm, T0, T0, T0 + 0x3000);
+	sframe_reg_expect(test, t->mm, T0 + 0x2fff, T0, T0 + 0x3000);
+	KUNIT_EXPECT_NULL(test, mtree_load(&t->mm->sframe_mt, T0 - 1));
+	KUNIT_EXPECT_NULL(test, mtree_load(&t->mm->sframe_mt, T0 + 0x3000));
+}
+
+static void sframe_reg_overlap_refused(struct kunit *test)
+{
+	struct sframe_test *t = test->priv;
+	struct sframe_entry *e;
+
+	sframe_reg_add(test, T0, T0 + 0x3000, SFRAME_OK);
+	e = sframe_entry_alloc(NULL, T0 + 0x2000, T0 + 0x5000, 0);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	/* The refused entry is freed by sframe_insert() */
+	KUNIT_EXPECT_EQ(test, sframe_insert(t->mm, e), -EEXIST);
+	KUNIT_EXPECT_EQ(test, sframe_reg_count(t->mm), 1U);
+	sframe_reg_expect(test, t->mm, T0 + 0x2000, T0, T0 + 0x3000);
+}
+
+static void sframe_reg_remove_exact(struct kunit *test)
+{
+	struct sframe_test *t = test->priv;
+
+	sframe_reg_add(test, T0, T0 + 0x3000, SFRAME_OK);
+	sframe_reg_add(test, T0 + 0x3000, T0 + 0x4000, SFRAME_OK);
+	sframe_vma_removed(t->mm, T0, T0 + 0x3000);
+	KUNIT_EXPECT_NULL(test, mtree_load(&t->mm->sframe_mt, T0));
+	sframe_reg_expect(test, t->mm, T0 + 0x3000, T0 + 0x3000, T0 + 0x4000);
+	KUNIT_EXPECT_EQ(test, sframe_reg_count(t->mm), 1U);
+}
+
+/* Unmapping the middle of a range keeps both outer parts, same rules */
+static void sframe_reg_remove_middle(struct kunit *test)
+{
+	struct sframe_test *t = test->priv;
+
+	sframe_reg_add(test, T0, T0 + 0x5000, SFRAME_OK);
+	sframe_vma_removed(t->mm, T0 + 0x1000, T0 + 0x3000);
+	KUNIT_EXPECT_EQ(test, sframe_reg_count(t->mm), 2U);
+	sframe_reg_expect(test, t->mm, T0, T0, T0 + 0x1000);
+	sframe_reg_expect(test, t->mm, T0 + 0x4fff, T0 + 0x3000, T0 + 0x5000);
+	KUNIT_EXPECT_NULL(test, mtree_load(&t->mm->sframe_mt, T0 + 0x1000));
+	KUNIT_EXPECT_NULL(test, mtree_load(&t->mm->sframe_mt, T0 + 0x2fff));
+}
+
+/* One removal spanning several entries and parts of two */
+static void sframe_reg_remove_span(struct kunit *test)
+{
+	struct sframe_test *t = test->priv;
+
+	sframe_reg_add(test, T0, T0 + 0x2000, SFRAME_OK);
+	sframe_reg_add(test, T0 + 0x2000, T0 + 0x3000, SFRAME_BAD);
+	sframe_reg_add(test, T0 + 0x4000, T0 + 0x6000, SFRAME_PENDING);
+	sframe_vma_removed(t->mm, T0 + 0x1000, T0 + 0x5000);
+	KUNIT_EXPECT_EQ(test, sframe_reg_count(t->mm), 2U);
+	sframe_reg_expect(test, t->mm, T0, T0, T0 + 0x1000);
+	sframe_reg_expect(test, t->mm, T0 + 0x5000, T0 + 0x5000, T0 + 0x6000);
+	KUNIT_EXPECT_EQ(test, atomic_read(&((struct sframe_entry *)
+		mtree_load(&t->mm->sframe_mt, T0 + 0x5000))->state),
+		SFRAME_PENDING);
+}
+
+/* fork() copies every entry; a section being resolved becomes pending */
+static void sframe_reg_fork_copy(struct kunit *test)
+{
+	struct sframe_test *t = test->priv;
+	struct sframe_entry *c, *e;
+	struct mm_struct *child;
+
+	e = sframe_reg_add(test, T0, T0 + 0x1000, SFRAME_OK);
+	e->explicit = true;
+	sframe_reg_add(test, T0 + 0x1000, T0 + 0x2000, SFRAME_RESOLVING);
+	sframe_reg_add(test, T0 + 0x8000, T0 + 0x9000, SFRAME_BAD);
+
+	child = mm_alloc();
+	KUNIT_ASSERT_NOT_NULL(test, child);
+	mmap_write_lock(t->mm);
+	KUNIT_EXPECT_EQ(test, sframe_dup_mm(t->mm, child), 0);
+	mmap_write_unlock(t->mm);
+
+	KUNIT_EXPECT_EQ(test, sframe_reg_count(child), 3U);
+	sframe_reg_expect(test, child, T0, T0, T0 + 0x1000);
+	c = mtree_load(&child->sframe_mt, T0);
+	KUNIT_EXPECT_PTR_NE(test, c, e);
+	KUNIT_EXPECT_TRUE(test, c->explicit);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->state), SFRAME_OK);
+	c = mtree_load(&child->sframe_mt, T0 + 0x1000);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->state), SFRAME_PENDING);
+	c = mtree_load(&child->sframe_mt, T0 + 0x8000);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->state), SFRAME_BAD);
+
+	/* The copies are independent of the parent's entries */
+	sframe_vma_removed(t->mm, T0, T0 + 0x9000);
+	KUNIT_EXPECT_EQ(test, sframe_reg_count(t->mm), 0U);
+	KUNIT_EXPECT_EQ(test, sframe_reg_count(child), 3U);
+	mmput(child);
+}
+
+static void sframe_reg_exit_frees(struct kunit *test)
+{
+	struct sframe_test *t = test->priv;
+
+	sframe_reg_add(test, T0, T0 + 0x1000, SFRAME_OK);
+	sframe_reg_add(test, T0 + 0x1000, T0 + 0x2000, SFRAME_NONE);
+	sframe_exit_mm(t->mm);
+	KUNIT_EXPECT_EQ(test, sframe_reg_count(t->mm), 0U);
+	KUNIT_EXPECT_TRUE(test, mtree_empty(&t->mm->sframe_mt));
+	/* mmput() frees the registry again: it must be empty and reusable */
+	sframe_mm_init(t->mm);
+}
+
+static struct kunit_case sframe_registry_cases[] = {
+	KUNIT_CASE(sframe_reg_add_lookup),
+	KUNIT_CASE(sframe_reg_overlap_refused),
+	KUNIT_CASE(sframe_reg_remove_exact),
+	KUNIT_CASE(sframe_reg_remove_middle),
+	KUNIT_CASE(sframe_reg_remove_span),
+	KUNIT_CASE(sframe_reg_fork_copy),
+	KUNIT_CASE(sframe_reg_exit_frees),
+	{}
+};
+
+static struct kunit_suite sframe_registry_suite = {
+	.name = "sframe_registry",
+	.init = sframe_reg_init,
+	.exit = sframe_reg_exit,
+	.test_cases = sframe_registry_cases,
+};
+
+kunit_test_suite(sframe_registry_suite);
