@@ -10,7 +10,7 @@ export SFRAME_CACHE ?= /var/cache/sframe-unwind
 
 .PHONY: help root tree patches patches-bisect kernel kernel-perf kunit \
 	kunit-arm64 kunit-s390 kunit-cross vm test harness sframe-diff fuzz selftests \
-	bench-walker test-vm clean distclean
+	bench-walker test-vm demo-defer bench-mmap clean distclean
 
 help:
 	@echo "make test            run every test level; ends with 'N passed, N failed'"
@@ -19,6 +19,8 @@ help:
 	@echo "make sframe-diff [FILES='ELF...']  our rule vs libsframe's at every PC (default: the corpus)"
 	@echo "make fuzz [SECONDS=N]  libFuzzer on the SFrame reader (default 60 s)"
 	@echo "make bench-walker    ns and instructions per lookup, 10/1000/100000 functions"
+	@echo "make bench-mmap      cost of SFrame discovery at mmap(), sysctl off vs on (perf VM kernel)"
+	@echo "make demo-defer      Debian's perf --call-graph fp,defer on a no-frame-pointer program"
 	@echo "make kunit           KUnit on UML"
 	@echo "make kunit-cross     KUnit on arm64 and s390 under QEMU (slow, not in 'make test')"
 	@echo "make kernel          build the debug VM kernel  (kernel-perf: the perf flavour)"
@@ -74,6 +76,12 @@ test-vm: root
 
 selftests: root
 	$(DEV)/selftests.sh
+
+demo-defer: root
+	$(DEV)/demo-defer.sh
+
+bench-mmap: root
+	$(DEV)/bench-mmap.sh
 
 harness: root
 	$(DEV)/test.sh harness

@@ -34,6 +34,25 @@ else
 	done
 fi
 
+# The KUnit suites built into the debug kernel ran at boot: one TAP line
+# per case, from their KTAP output in the kernel log.
+klog=$(dmesg | sed -n 's/^\[[^]]*\] //p')
+for suite in sframe sframe_registry; do
+	echo "$klog" | grep -qE "^(not )?ok [0-9]+ $suite\$" ||
+		tap FAIL "KUnit suite $suite did not run at boot"
+done
+cases=$(echo "$klog" | grep -E '^    (not )?ok [0-9]+ ' || true)
+IFS='
+'
+for c in $cases; do
+	c=${c#    }
+	case $c in
+	"not ok "*) tap FAIL "kunit: $(echo "$c" | cut -d' ' -f4-)" ;;
+	*) tap OK "kunit: $(echo "$c" | cut -d' ' -f3-)" ;;
+	esac
+done
+unset IFS
+
 # The feature's kselftests (TAP, appended as they are).
 for t in "$repo"/build/selftests/*/run_test.sh; do
 	[ -x "$t" ] || continue
