@@ -68,12 +68,14 @@ rm -f "$tree/kernel/unwind/new.c"
 
 # An upstream edit amended into a commit of build/linux is saved to its
 # patch, and applying the saved series from scratch gives the same tree.
-second=$(git -C "$tree" rev-list --reverse pristine..HEAD | sed -n 2p)
+# The edit goes into the last commit, so that no later patch of the
+# series has to apply on top of it.
+last=$(git -C "$tree" rev-parse HEAD)
 echo "# saved edit" >>"$tree/kernel/unwind/Makefile"
-git -C "$tree" -c user.name=t -c user.email=t@t commit -q -a --fixup="$second"
+git -C "$tree" -c user.name=t -c user.email=t@t commit -q -a --fixup="$last"
 GIT_SEQUENCE_EDITOR=: git -C "$tree" -c user.name=t -c user.email=t@t rebase -q -i --autosquash pristine
 want_tree=$(git -C "$tree" rev-parse 'HEAD^{tree}')
-p2=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$tmp/repo/patches/series" | sed -n '2s/[[:space:]].*//p')
+p2=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$tmp/repo/patches/series" | sed -n '$s/[[:space:]].*//p')
 if "$ts" save >"$tmp/log" 2>&1 && grep -q '^+# saved edit' "$tmp/repo/patches/$p2" &&
    rm "$tree/.git/sframe-applied" && "$ts" apply >"$tmp/log" 2>&1 &&
    [ "$(git -C "$tree" rev-parse 'HEAD^{tree}')" = "$want_tree" ]; then
