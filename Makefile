@@ -10,9 +10,10 @@ export SFRAME_CACHE ?= /var/cache/sframe-unwind
 
 .PHONY: help root tree patches patches-bisect kernel kernel-perf kunit \
 	kunit-arm64 kunit-s390 kunit-cross vm test harness sframe-diff fuzz selftests \
-	bench-walker test-vm demo-defer bench-mmap clean distclean
+	bench-walker test-vm demo-defer bench-mmap perf demo clean distclean
 
 help:
+	@echo "make demo            perf --call-graph=sframe vs fp vs dwarf on a demo workload (VM)"
 	@echo "make test            run every test level; ends with 'N passed, N failed'"
 	@echo "make vm CMD='...'    run CMD in the debug VM kernel (exit status = CMD's)"
 	@echo "make harness         the userspace harness level (unit tests, fuzz smoke, sframe-diff)"
@@ -24,6 +25,7 @@ help:
 	@echo "make kunit           KUnit on UML"
 	@echo "make kunit-cross     KUnit on arm64 and s390 under QEMU (slow, not in 'make test')"
 	@echo "make kernel          build the debug VM kernel  (kernel-perf: the perf flavour)"
+	@echo "make perf            build perf from the patched tree into build/perf/perf"
 	@echo "make selftests       build the kselftests into build/selftests (run by the vm level)"
 	@echo "make test-vm         the vm level only: kselftests in the debug VM"
 	@echo "make patches         export the series to build/patches, checkpatch --strict"
@@ -76,6 +78,12 @@ test-vm: root
 
 selftests: root
 	$(DEV)/selftests.sh
+
+demo: root
+	$(DEV)/demo.sh
+
+perf: root
+	$(DEV)/perf.sh
 
 demo-defer: root
 	$(DEV)/demo-defer.sh

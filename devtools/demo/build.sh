@@ -1,0 +1,21 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# build.sh OUT: build the demo workload and libdemo.so into OUT, without
+# frame pointers and with SFrame, in the sid root. Checks that both have
+# a PT_GNU_SFRAME segment.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+
+out=${1:?usage: build.sh OUT}
+src=$REPO/devtools/demo
+mkdir -p "$out"
+"$REPO/devtools/chroot.sh" -- /bin/bash -ec '
+	src=$1 out=$2
+	flags="-O2 -g -fomit-frame-pointer -fno-tree-loop-distribute-patterns -Wa,--gsframe -Wall"
+	gcc $flags -fPIC -shared -o "$out/libdemo.so" "$src/libdemo.c"
+	gcc $flags -o "$out/demo" "$src/demo.c" -L"$out" -ldemo
+	for f in "$out/libdemo.so" "$out/demo"; do
+		readelf -lW "$f" | grep -q GNU_SFRAME || { echo "ERROR: $f has no PT_GNU_SFRAME" >&2; exit 1; }
+	done
+' build "$src" "$out"

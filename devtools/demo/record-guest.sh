@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# record-guest.sh PERF DEMO OUT [REPEAT]: in the VM, run the demo workload
+# without profiling and under perf record --call-graph sframe, fp and dwarf
+# at the same sampling period, REPEAT times each, interleaved. For every
+# run it appends one line to OUT/runs.txt:
+#   run mode=M rep=R wall_ms=W cpu_ms=C perf_cpu_ms=P data_bytes=B
+#       samples=S complete=K report_ms=T
+# and it writes the top chains of the last sframe run to OUT/top.txt.
+# "complete" counts the samples whose user chain reaches main(). fp runs
+# with kernel.sframe_unwind=0, so that they are pure frame pointers.
+set -euo pipefail
+perf=$1 demo=$2 out=$3 repeat=${4:-3}
+rounds=${DEMO_ROUNDS:-30}
+period=${DEMO_PERIOD:-1000000}	# cpu-clock period in ns: 1 kHz
+tmp=/tmp/sframe-demo
+sysctl=/proc/sys/kernel/sframe_unwind
+rm -rf "$tmp"
+mkdir -p "$tmp" "$out"
+: >"$out/runs.txt"
+export LD_LIBRARY_PATH=$demo
+
+ms() { echo $(( $(date +%s%N) / 1000000 )); }
+
+# run_one MODE REP
+run_one() {
+	local mode=$1 rep=$2 data=$tmp/$1.data line perf_cpu=0 size=0 samples=0 complete=0 report_ms=0
+	local t0 t1 before after
+	case $mode in
+	fp) echo 0 >"$sysctl" ;;
+	*) echo 1 >"$sysctl" ;;
+	esac
+	# CPU time of this shell's children: perf record and the workload
+	before=$(awk '{ print $16 + $17 }' /proc/$$/stat)
+	if [ "$mode" = none ]; then
+		line=$("$demo/demo" "$rounds")
+	else
+		line=$("$perf" record -q -o "$data" -e cpu-clock:u -c "$period" \
+			--call-graph "$mode" -- "$demo/demo" "$rounds" 2>"$tmp/err") ||
+			{ cat "$tmp/err" >&2; return 1; }
+	fi
+	after=$(awk '{ print $16 + $17 }' /proc/$$/stat)
+	local wall cpu
+	wall=$(sed -n 's/.*wall_ms=\([0-9.]*\).*/\1/p' <<<"$line")
+	cpu=$(sed -n 's/.*cpu_ms=\([0-9.]*\).*/\1/p' <<<"$line")
+	if [ "$mode" != none ]; then
+		# clock ticks (USER_HZ = 100) to ms, minus the workload's own time
+		perf_cpu=$(awk -v a="$after" -v b="$before" -v c="$cpu" \
+			'BEGIN { printf "%.0f", (a - b) * 10 - c }')
+		size=$(stat -c %s "$data")
+		t0=$(ms)
+		"$perf" report -i "$data" --stdio >/dev/null 2>&1
+		t1=$(ms)
+		report_ms=$((t1 - t0))
+		read -r samples complete < <("$perf" script -i "$data" --comms demo \
+			-F ip,sym 2>/dev/null | awk '
+			BEGIN { RS = ""; FS = "\n" }
+			{
+				n++
+				for (i = 1; i <= NF; i++) {
+					split($i, f, " ")
+					if (f[2] == "main") { k++; break }
+				}
+			}
+			END { printf "%d %d\n", n, k }')
+	fi
+	echo "run mode=$mode rep=$rep wall_ms=$wall cpu_ms=$cpu perf_cpu_ms=$perf_cpu data_bytes=$size samples=$samples complete=$complete report_ms=$report_ms" |
+		tee -a "$out/runs.txt"
+}
+
+saved=$(cat "$sysctl")
+"$demo/demo" 1 >/dev/null	# warm the page cache
+for rep in $(seq "$repeat"); do
+	for mode in none sframe fp dwarf; do
+		run_one "$mode" "$rep"
+	done
+done
+echo "$saved" >"$sysctl"
+
+"$perf" report -i "$tmp/sframe.data" --stdio --no-children --comms demo \
+	--percent-limit 4 -g folded,2,caller --sort sym 2>/dev/null |
+	grep -v '^#' | grep -v "^$" | head -24 >"$out/top.txt" || true
