@@ -10,7 +10,7 @@ export SFRAME_CACHE ?= /var/cache/sframe-unwind
 
 .PHONY: help root tree patches patches-bisect kernel kernel-perf kunit \
 	kunit-arm64 kunit-s390 kunit-cross vm test harness sframe-diff fuzz selftests \
-	bench-walker test-vm demo-defer bench-mmap perf demo clean distclean
+	bench-walker test-vm demo-defer bench-mmap perf demo bench clean distclean
 
 help:
 	@echo "make demo            perf --call-graph=sframe vs fp vs dwarf on a demo workload (VM)"
@@ -19,6 +19,7 @@ help:
 	@echo "make harness         the userspace harness level (unit tests, fuzz smoke, sframe-diff)"
 	@echo "make sframe-diff [FILES='ELF...']  our rule vs libsframe's at every PC (default: the corpus)"
 	@echo "make fuzz [SECONDS=N]  libFuzzer on the SFrame reader (default 60 s)"
+	@echo "make bench           SFrame vs fp vs dwarf: unwind cost, lookup scaling, perf record (VM)"
 	@echo "make bench-walker    ns and instructions per lookup, 10/1000/100000 functions"
 	@echo "make bench-mmap      cost of SFrame discovery at mmap(), sysctl off vs on (perf VM kernel)"
 	@echo "make demo-defer      Debian's perf --call-graph fp,defer on a no-frame-pointer program"
@@ -51,7 +52,10 @@ patches-bisect: tree
 kernel: root
 	$(DEV)/kbuild.sh debug
 
-kernel-perf: root
+kernel-bench: root
+	$(DEV)/bench.sh
+
+perf: root
 	$(DEV)/kbuild.sh perf
 
 kunit: root
@@ -81,6 +85,9 @@ selftests: root
 
 demo: root
 	$(DEV)/demo.sh
+
+bench: root
+	$(DEV)/bench.sh
 
 perf: root
 	$(DEV)/perf.sh

@@ -107,6 +107,13 @@ count_kunit-s390() { count_kunit "$1"; }
 level_vm() {
 	local rc=0
 	"$REPO/devtools/selftests.sh" || return 1
+	# perf from the patched tree, and Debian's zstd (built by the corpus
+	# script with -O2 -fomit-frame-pointer -Wa,--gsframe) for the
+	# agreement check with perf's DWARF unwinding
+	"$REPO/devtools/perf.sh" >/dev/null || return 1
+	"$REPO/tools/testing/sframe/corpus/build-corpus.sh" >&2 || return 1
+	mkdir -p "$REPO/build/agree"
+	cp "$SFRAME_CACHE/work/corpus/v3-x86_64-o2-zstd" "$REPO/build/agree/zstd"
 	SFRAME_VM_QUIET=1 "$REPO/devtools/vm.sh" "$REPO/devtools/tests/vm-tests.sh" || rc=$?
 	cat "$REPO/build/vm/tap.txt" 2>/dev/null
 	# The runner itself: a failing command must fail the run.

@@ -53,6 +53,29 @@ for c in $cases; do
 done
 unset IFS
 
+# perf from the patched tree: its shell test of --call-graph sframe, and
+# the agreement of SFrame chains with perf's DWARF unwinding on zstd.
+perf=$repo/build/perf/perf
+if [ -x "$perf" ]; then
+	log=$repo/build/vm/perf-test.log
+	(cd "$repo/build/linux/tools/perf" && PATH=$repo/build/perf:$PATH \
+		"$perf" test -v 'perf record --call-graph sframe') >"$log" 2>&1
+	if grep -q 'perf record --call-graph sframe *: Ok' "$log"; then
+		tap OK "perf test: perf record --call-graph sframe ($(grep -m1 'samples in sframe_leaf' "$log"))"
+	else
+		tap FAIL "perf test: perf record --call-graph sframe (build/vm/perf-test.log)"
+	fi
+	log=$repo/build/vm/agree.log
+	if "$repo/devtools/tests/agree-guest.sh" "$perf" "$repo/build/agree/zstd" \
+		"$repo/build/vm" >"$log" 2>&1; then
+		tap OK "SFrame vs DWARF (libdw) chains on Debian's zstd: $(tail -n1 "$log")"
+	else
+		tap FAIL "SFrame vs DWARF (libdw) chains on Debian's zstd: $(tail -n1 "$log") (build/vm/agree.log)"
+	fi
+else
+	tap FAIL "no perf binary at build/perf/perf"
+fi
+
 # The feature's kselftests (TAP, appended as they are).
 for t in "$repo"/build/selftests/*/run_test.sh; do
 	[ -x "$t" ] || continue

@@ -1,0 +1,122 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# agree-guest.sh PERF PROGRAM OUTDIR: in the VM, compare the user call
+# chains the kernel unwinds from .sframe with perf's DWARF unwinding
+# (libdw, 16 KB stack dump) at the same points of one run. PROGRAM is
+# Debian's zstd, built -O2 -fomit-frame-pointer -Wa,--gsframe; it
+# compresses and decompresses a fixed input. Every user page fault of the
+# run is sampled twice: by the page-faults:u software event with
+# --call-graph sframe, and by the exceptions:page_fault_user tracepoint with
+# call-graph=dwarf. Both fire once per user fault, so the k-th samples of
+# both events in a thread are the same fault.
+#
+# A pair counts where the DWARF chain is complete (reaches main) and the
+# faulting instruction is in PROGRAM (Debian's libc has no .sframe, so the
+# kernel cannot unwind from inside it, by design). For those pairs the
+# chains must agree exactly from the faulting IP down to main(): same
+# addresses (libdw reports a caller's address as return address - 1).
+# Prints the counts and "agreement P%"; exits 0 if P >= 99.
+set -euo pipefail
+perf=$1 prog=$2 out=$3
+tmp=/tmp/sframe-agree
+name=$(basename "$prog")
+# agree-guest.sh --analyze SCRIPT-OUTPUT PROGRAM-NAME: only the comparison
+if [ "$1" = --analyze ]; then
+	script=$2 name=$3
+else
+	script=$tmp/script.txt
+	rm -rf "$tmp"
+	mkdir -p "$tmp" "$out"
+
+# A fixed, compressible input: text made from the program's own bytes
+od -An -tx1 -v "$prog" >"$tmp/hex"
+head -c 3000000 "$tmp/hex" >"$tmp/input"
+echo 1 >/proc/sys/kernel/sframe_unwind
+"$prog" -q -f -3 "$tmp/input" -o "$tmp/warm.zst"	# page cache
+"$perf" record -q -m 16M -o "$tmp/perf.data" --call-graph sframe \
+	-e page-faults/period=1/u \
+	-e exceptions:page_fault_user/call-graph=dwarf,stack-size=16384/ \
+	-- /bin/sh -c "'$prog' -q -f -6 '$tmp/input' -o '$tmp/in.zst' &&
+		'$prog' -q -f -d '$tmp/in.zst' -o '$tmp/out'" 2>"$tmp/err" ||
+	{ cat "$tmp/err"; exit 1; }
+cmp -s "$tmp/input" "$tmp/out" || { echo "zstd round trip failed"; exit 1; }
+
+"$perf" script -i "$tmp/perf.data" --no-inline --comms "$name" \
+	-F event,tid,ip,sym,dso 2>/dev/null >"$script"
+cp "$script" "$out/agree-script.txt" 2>/dev/null || true
+fi
+
+awk -v prog="$name" '
+# user addresses fit in the 53 bits of an awk number
+function hex(x,    i, v) {
+	v = 0
+	for (i = 1; i <= length(x); i++)
+		v = v * 16 + index("0123456789abcdef", substr(x, i, 1)) - 1
+	return v
+}
+# One sample: a header line "tid event:" then "<tab>ip sym (dso)" lines;
+# kernel frames (of the tracepoint event) are left out.
+function flush(    key) {
+	if (ev == "") return
+	key = tid SUBSEP ev
+	k = ++cnt[key]
+	chain[ev, tid, k] = c
+	n[ev, tid, k] = nf
+	ev = ""
+}
+/^ *[0-9]+ / {
+	flush()
+	tid = $1
+	ev = ($2 ~ /page_fault_user/) ? "pf_dwarf" : "pf_sframe"
+	c = ""; nf = 0
+	next
+}
+/^\t *ffffffff/ { next }
+/^\t *[0-9a-f]+ / {
+	# ip sym... (dso)
+	ip = $1; dso = $NF; sym = $2
+	c = c (nf ? "\n" : "") ip " " sym " " dso
+	nf++
+	next
+}
+END {
+	flush()
+	for (key in cnt) {
+		split(key, p, SUBSEP)
+		if (p[2] != "pf_dwarf") continue
+		t = p[1]
+		if (cnt[t, "pf_sframe"] != cnt[key]) {
+			printf "tid %s: %d dwarf samples, %d sframe samples\n", t, cnt[key], cnt[t, "pf_sframe"]
+			mismatch_counts++
+		}
+		for (k = 1; k <= cnt[key]; k++) {
+			total++
+			nd = split(chain["pf_dwarf", t, k], d, "\n")
+			ns = split(chain["pf_sframe", t, k], s, "\n")
+			# the faulting IP must be in the program
+			split(d[1], f, " ")
+			if (index(f[3], "/" prog ")") == 0) { in_lib++; continue }
+			# the DWARF chain must be complete
+			main_at = 0
+			for (i = 1; i <= nd; i++) { split(d[i], f, " "); if (f[2] == "main") { main_at = i; break } }
+			if (!main_at) { incomplete++; continue }
+			compared++
+			ok = ns >= main_at
+			for (i = 1; ok && i <= main_at; i++) {
+				split(d[i], f, " "); split(s[i], g, " ")
+				want = hex(f[1]) + (i > 1 ? 1 : 0)
+				if (hex(g[1]) != want) ok = 0
+			}
+			if (ok) agree++
+			else if (shown++ < 3) {
+				printf "disagreement (tid %s, fault %d):\n  dwarf:  %s\n  sframe: %s\n", t, k,
+					chain["pf_dwarf", t, k], chain["pf_sframe", t, k]
+			}
+		}
+	}
+	pct = compared ? 100 * agree / compared : 0
+	printf "faults sampled: %d; faulting IP in a library: %d; DWARF chain incomplete: %d\n", total, in_lib, incomplete
+	printf "compared: %d, agree exactly down to main: %d, agreement %.2f%%\n", compared, agree, pct
+	exit !(compared >= 100 && pct >= 99 && !mismatch_counts)
+}' "$script"
