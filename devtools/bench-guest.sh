@@ -4,16 +4,36 @@
 # bench-guest.sh REPO OUT: the in-VM part of devtools/bench.sh (perf VM
 # kernel). Writes OUT/unwind.txt (unwind_bench: SFrame vs frame pointers
 # per frame, depths 8/32/128, warm and cold), OUT/lookup.txt (the same in
-# programs of 10, 1000 and 100000 functions) and OUT/runs.txt (perf record
-# sframe/fp/dwarf of the demo workload, devtools/demo/record-guest.sh).
+# programs of 10, 1000 and 100000 functions), both again without the
+# kernel's rule cache (OUT/*-nocache.txt, every lookup made in full), and
+# OUT/runs.txt (perf record sframe/fp/dwarf of the demo workload,
+# devtools/demo/record-guest.sh).
 set -euo pipefail
 repo=$1 out=$2
 st=$repo/build/selftests/sframe
+rc=/sys/module/sframe/parameters/rule_cache
+# Under TCG a loaded host can make the guest's TSC calibration fail; the
+# fallback clocksource ticks in milliseconds, useless here: exit 3 so that
+# bench.sh boots again.
+cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
+case $cs in
+*jiffies*) echo "clocksource $cs: no usable clock in this boot" >&2; exit 3 ;;
+esac
 uname -r >"$out/kernel.txt"
-"$st/unwind_bench" -r "${BENCH_ROUNDS:-9}" >"$out/unwind.txt"
-: >"$out/lookup.txt"
-for n in 10 1000 100000; do
-	"$st/unwind_bench_f$n" -r "${BENCH_ROUNDS:-9}" -c warm >>"$out/lookup.txt"
+# With the rule cache (the default), then every lookup made in full
+for cache in 1 0; do
+	sfx=
+	if [ "$cache" = 0 ]; then
+		[ -w "$rc" ] || continue
+		sfx=-nocache
+	fi
+	[ -w "$rc" ] && echo "$cache" >"$rc"
+	"$st/unwind_bench" -r "${BENCH_ROUNDS:-9}" >"$out/unwind$sfx.txt"
+	: >"$out/lookup$sfx.txt"
+	for n in 10 1000 100000; do
+		"$st/unwind_bench_f$n" -r "${BENCH_ROUNDS:-9}" -c warm >>"$out/lookup$sfx.txt"
+	done
 done
+[ -w "$rc" ] && echo 1 >"$rc"
 "$repo/devtools/demo/record-guest.sh" "$repo/build/perf/perf" "$repo/build/demo" \
 	"$out" "${BENCH_REPEAT:-5}" >/dev/null

@@ -18,6 +18,8 @@ need_root "the benchmark (toolchain root, VM)"
 
 out=$REPO/build/bench
 mkdir -p "$out"
+# bench.sh --report: only remake results.json/.md from the last run's files
+if [ "${1:-}" != --report ]; then
 [ "${SFRAME_DIRTY:-0}" = 1 ] || "$REPO/devtools/tree.sh" apply
 "$REPO/devtools/kbuild.sh" perf >/dev/null
 "$REPO/devtools/perf.sh" >/dev/null
@@ -25,11 +27,22 @@ mkdir -p "$out"
 "$REPO/devtools/demo/build.sh" "$REPO/build/demo"
 
 msg "benchmark in the VM (perf kernel)"
-SFRAME_VM_QUIET=1 "$REPO/devtools/vm.sh" --perf \
-	"$REPO/devtools/bench-guest.sh $REPO $REPO/build/vm" 2>"$out/vm.log" ||
-	{ cat "$out/vm.log" >&2; die "the benchmark failed in the VM"; }
-for f in kernel.txt unwind.txt lookup.txt runs.txt; do
-	cp "$REPO/build/vm/$f" "$out/"
+# Under TCG the guest's TSC runs at the host's rate, and its calibration
+# against the emulated PIT often fails, leaving a millisecond clock: give
+# the kernel the host's TSC rate (only ratios are reported anyway).
+khz=$(awk -F': ' '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
+export SFRAME_VM_APPEND="tsc_early_khz=$khz tsc=reliable"
+for try in 1 2 3; do
+	rc=0
+	SFRAME_VM_QUIET=1 "$REPO/devtools/vm.sh" --perf \
+		"$REPO/devtools/bench-guest.sh $REPO $REPO/build/vm" 2>"$out/vm.log" || rc=$?
+	[ $rc = 3 ] || break
+	warn "the guest had no usable clock (TSC calibration failed under TCG), booting again"
+done
+[ $rc = 0 ] || { cat "$out/vm.log" >&2; die "the benchmark failed in the VM"; }
+rm -f "$out"/*-nocache.txt
+for f in kernel.txt unwind.txt lookup.txt runs.txt unwind-nocache.txt lookup-nocache.txt; do
+	[ -f "$REPO/build/vm/$f" ] && cp "$REPO/build/vm/$f" "$out/"
 done
 kvm=false
 grep -q '==> VM: KVM' "$out/vm.log" && kvm=true
@@ -37,6 +50,9 @@ grep -q '==> VM: KVM' "$out/vm.log" && kvm=true
 msg "walker outside emulation (bench-walker.sh)"
 "$REPO/devtools/bench-walker.sh" >"$out/walker.md" 2>"$out/walker.log" ||
 	{ cat "$out/walker.log" >&2; die "bench-walker failed"; }
+echo "$kvm" >"$out/kvm.txt"
+fi
+kvm=$(cat "$out/kvm.txt")
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 perf_json=$("$REPO/devtools/demo/table.sh" "$out/runs.txt" json)
@@ -47,7 +63,11 @@ out, kernel, cpu, kvm, perf_json = sys.argv[1:6]
 
 def parse(path):
     rows = []
-    for line in open(path):
+    try:
+        f = open(path)
+    except FileNotFoundError:
+        return rows
+    for line in f:
         w = line.split()
         if not w or w[0] not in ("unwind", "lookup", "fit"):
             continue
@@ -58,22 +78,28 @@ def parse(path):
         rows.append(r)
     return rows
 
-unwind = parse(f"{out}/unwind.txt")
-lookup = parse(f"{out}/lookup.txt")
-res = {"kernel": kernel, "cpu": cpu, "kvm": kvm == "true",
-       "unwind_ns_per_frame": {s: {m: {} for m in ("fp", "sframe")} for s in ("warm", "cold")},
-       "unwind_fit_ns_per_frame": {s: {} for s in ("warm", "cold")},
-       "lookup_ns": {}, "lookup_fp_ns": {}}
-for r in unwind:
-    if r["kind"] == "unwind" and r["mode"] != "none":
-        res["unwind_ns_per_frame"][r["state"]][r["mode"]][r["depth"]] = float(r["ns_per_frame"])
-    elif r["kind"] == "fit":
-        res["unwind_fit_ns_per_frame"][r["state"]][r["mode"]] = float(r["ns_per_frame"])
-for r in lookup:
-    if r["kind"] == "lookup" and r["mode"] == "sframe":
-        res["lookup_ns"][r["funcs"]] = float(r["ns_per_frame"])
-    elif r["kind"] == "lookup" and r["mode"] == "fp":
-        res["lookup_fp_ns"][r["funcs"]] = float(r["ns_per_frame"])
+res = {"kernel": kernel, "cpu": cpu, "kvm": kvm == "true"}
+# Default configuration (with the rule cache), then without it
+for sfx, key in (("", ""), ("-nocache", "_no_rule_cache")):
+    unwind = parse(f"{out}/unwind{sfx}.txt")
+    lookup = parse(f"{out}/lookup{sfx}.txt")
+    if not unwind:
+        continue
+    u = res["unwind_ns_per_frame" + key] = \
+        {s: {m: {} for m in ("fp", "sframe")} for s in ("warm", "cold")}
+    fit = res["unwind_fit_ns_per_frame" + key] = {s: {} for s in ("warm", "cold")}
+    lk = res["lookup_ns" + key] = {}
+    lkfp = res["lookup_fp_ns" + key] = {}
+    for r in unwind:
+        if r["kind"] == "unwind" and r["mode"] != "none":
+            u[r["state"]][r["mode"]][r["depth"]] = float(r["ns_per_frame"])
+        elif r["kind"] == "fit":
+            fit[r["state"]][r["mode"]] = float(r["ns_per_frame"])
+    for r in lookup:
+        if r["kind"] == "lookup" and r["mode"] == "sframe":
+            lk[r["funcs"]] = float(r["ns_per_frame"])
+        elif r["kind"] == "lookup" and r["mode"] == "fp":
+            lkfp[r["funcs"]] = float(r["ns_per_frame"])
 res["perf_record"] = json.loads(perf_json)
 print(json.dumps(res, indent=1))
 PY
@@ -81,29 +107,38 @@ PY
 python3 - "$out/results.json" <<'PY' >"$out/results.md"
 import json, sys
 r = json.load(open(sys.argv[1]))
-u = r["unwind_ns_per_frame"]
 print(f"kernel {r['kernel']}, host CPU {r['cpu']}, KVM: {r['kvm']} "
       "(under TCG emulation only the ratios mean something)\n")
-print("Unwind cost per frame at return to user (unwind_bench, same stacks, ns/frame):\n")
-print("| .sframe pages | depth | fp | sframe | sframe / fp |")
-print("|---|---:|---:|---:|---:|")
-for s in ("warm", "cold"):
-    for d in ("8", "32", "128"):
-        fp, sf = u[s]["fp"].get(d), u[s]["sframe"].get(d)
-        if fp and sf:
-            print(f"| {s} | {d} | {fp:.0f} | {sf:.0f} | {sf / fp:.2f} |")
-f = r["unwind_fit_ns_per_frame"]
-for s in ("warm", "cold"):
-    if f[s].get("fp") and f[s].get("sframe"):
-        print(f"| {s} | slope over depths | {f[s]['fp']:.0f} | {f[s]['sframe']:.0f} | "
-              f"{f[s]['sframe'] / f[s]['fp']:.2f} |")
+nc = "_no_rule_cache" if "unwind_ns_per_frame_no_rule_cache" in r else None
+
+def cell(d, k):
+    return f"{d[k]:.0f}" if d.get(k) else "-"
+
+print("Unwind cost per frame at return to user (unwind_bench, same stacks, ns/frame); "
+      "sframe = the default (rule cache on), full lookup = rule cache off:\n")
+print("| .sframe pages | depth | fp | sframe | sframe / fp | full lookup | full / fp |")
+print("|---|---:|---:|---:|---:|---:|---:|")
+u, un = r["unwind_ns_per_frame"], r.get("unwind_ns_per_frame" + (nc or ""), {})
+f, fn = r["unwind_fit_ns_per_frame"], r.get("unwind_fit_ns_per_frame" + (nc or ""), {})
+rows = [(s, d, u[s]["fp"].get(d), u[s]["sframe"].get(d),
+         un.get(s, {}).get("sframe", {}).get(d) if nc else None)
+        for s in ("warm", "cold") for d in ("8", "32", "128")]
+rows += [(s, "slope over depths", f[s].get("fp"), f[s].get("sframe"),
+          fn.get(s, {}).get("sframe") if nc else None) for s in ("warm", "cold")]
+for s, d, fp, sf, full in rows:
+    if not (fp and sf):
+        continue
+    fr = f"{full:.0f} | {full / fp:.2f}" if full else "- | -"
+    print(f"| {s} | {d} | {fp:.0f} | {sf:.0f} | {sf / fp:.2f} | {fr} |")
 print("\nLookup scaling (a chain of 16 functions spread over N, warm, ns/frame):\n")
-print("| functions | fp | sframe | sframe / fp |")
-print("|---:|---:|---:|---:|")
+print("| functions | fp | sframe | sframe / fp | full lookup | full / fp |")
+print("|---:|---:|---:|---:|---:|---:|")
 for n in ("10", "1000", "100000"):
     fp, sf = r["lookup_fp_ns"].get(n), r["lookup_ns"].get(n)
+    full = r.get("lookup_ns" + nc, {}).get(n) if nc else None
     if fp and sf:
-        print(f"| {n} | {fp:.0f} | {sf:.0f} | {sf / fp:.2f} |")
+        fr = f"{full:.0f} | {full / fp:.2f}" if full else "- | -"
+        print(f"| {n} | {fp:.0f} | {sf:.0f} | {sf / fp:.2f} | {fr} |")
 PY
 {
 	echo

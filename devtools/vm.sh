@@ -8,6 +8,7 @@
 # build/vm/; the run fails if any of them holds a kernel splat.
 # SFRAME_KVM=0/1 forces TCG or KVM; by default KVM is used only where it
 # works (not on a PVM hypervisor, where a standard guest hangs).
+# SFRAME_VM_APPEND adds to the guest kernel's command line.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -49,7 +50,7 @@ set +e
 "$REPO/devtools/chroot.sh" timeout --foreground -k 10 "${SFRAME_VM_TIMEOUT:-1800}" \
 	vng --run "$kernel" $kvmflag --verbose --user root \
 	--cpus 2 --memory 2G --rwdir "$out" --cwd "$PWD" \
-	--append "printk.time=1 loglevel=7 root=/dev/root" \
+	--append "printk.time=1 loglevel=7 root=/dev/root ${SFRAME_VM_APPEND:-}" \
 	--exec "$REPO/devtools/vm-guest.sh $out $(printf '%q' "$cmd")" 2>&1 |
 	tee "$out/console.log" | { if [ -n "${SFRAME_VM_QUIET:-}" ]; then cat >/dev/null; else grep -v '^\[ *[0-9]*\.[0-9]*\]' || true; fi; }
 vng_rc=${PIPESTATUS[0]}

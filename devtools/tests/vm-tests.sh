@@ -59,7 +59,7 @@ perf=$repo/build/perf/perf
 if [ -x "$perf" ]; then
 	log=$repo/build/vm/perf-test.log
 	(cd "$repo/build/linux/tools/perf" && PATH=$repo/build/perf:$PATH \
-		"$perf" test -v 'perf record --call-graph sframe') >"$log" 2>&1
+		"$perf" test -vv 'perf record --call-graph sframe') >"$log" 2>&1
 	if grep -q 'perf record --call-graph sframe *: Ok' "$log"; then
 		tap OK "perf test: perf record --call-graph sframe ($(grep -m1 'samples in sframe_leaf' "$log"))"
 	else

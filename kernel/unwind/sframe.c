@@ -27,6 +27,15 @@
  * unwinder) look entries up under RCU; the faultable path then takes a
  * reference so that it may sleep, the non-faultable path stays inside
  * the RCU read-side section.  Entries are freed after a grace period.
+ *
+ * Profilers unwind the same hot stacks over and over, so the faultable
+ * path keeps the rules of recently unwound PCs in a small cache per entry
+ * (struct sframe_rcache).  The cache lives and dies with its entry: an
+ * entry's section does not move, and a new mapping at the same address is
+ * a new entry.  A section that user space rewrites in place may give
+ * stale rules until it is mapped or registered anew, no worse than a
+ * section that lies.  Boot or module parameter sframe.rule_cache=0
+ * switches it off.
  */
 
 #define pr_fmt(fmt) "sframe: " fmt
@@ -35,7 +44,9 @@
 #include <linux/fs.h>
 #include <linux/maple_tree.h>
 #include <linux/mm.h>
+#include <linux/hash.h>
 #include <linux/mmap_lock.h>
+#include <linux/moduleparam.h>
 #include <linux/prctl.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
@@ -73,6 +84,26 @@ static const char * const sframe_state_names[] = {
 	[SFRAME_BAD]		= "bad",
 };
 
+/* Rule cache slots per entry: a power of two */
+#define SFRAME_RCACHE_SLOTS	32
+
+/**
+ * struct sframe_rcache - the rules of recently unwound PCs of an entry
+ * @lock:	serializes the faultable walks of the mm's threads
+ * @slot:	direct mapped by a hash of the PC; @pc 0 is an empty slot
+ */
+struct sframe_rcache {
+	spinlock_t lock;	/* protects @slot */
+	struct {
+		unsigned long		pc;
+		struct sframe_rule	rule;
+	} slot[SFRAME_RCACHE_SLOTS];
+};
+
+static bool sframe_rcache_on = true;
+module_param_named(rule_cache, sframe_rcache_on, bool, 0644);
+MODULE_PARM_DESC(rule_cache, "Cache the unwind rules of recently unwound PCs (default: on)");
+
 /**
  * struct sframe_entry - one registered text range
  * @sec:	the section; valid once @state is SFRAME_OK or SFRAME_BAD
@@ -85,6 +116,7 @@ static const char * const sframe_state_names[] = {
  * @ref:	one reference for the registry, one per faultable user
  * @lookups:	frames looked up in this section
  * @failures:	lookups that failed (not covered, fault or corrupt)
+ * @rcache:	rule cache of the faultable path, allocated at first use
  * @rcu:	to free after readers are gone
  */
 struct sframe_entry {
@@ -98,6 +130,7 @@ struct sframe_entry {
 	refcount_t		ref;
 	atomic_long_t		lookups;
 	atomic_long_t		failures;
+	struct sframe_rcache	*rcache;
 	struct rcu_head		rcu;
 };
 
@@ -139,6 +172,8 @@ static void sframe_entry_put(struct sframe_entry *e)
 		return;
 	if (e->file)
 		fput(e->file);
+	/* Only faultable walks, which hold references, use the cache */
+	kfree(e->rcache);
 	kfree_rcu(e, rcu);
 }
 
@@ -426,6 +461,59 @@ static int sframe_lookup(struct sframe_entry *e, unsigned long pc,
 	return ret;
 }
 
+static unsigned int sframe_rcache_slot(unsigned long pc)
+{
+	return hash_long(pc, ilog2(SFRAME_RCACHE_SLOTS));
+}
+
+/* The cached rule for @pc of a usable entry, if any */
+static bool sframe_rcache_get(struct sframe_entry *e, unsigned long pc,
+			      struct sframe_rule *rule)
+{
+	/* Pairs with the cmpxchg() publishing the initialized cache */
+	struct sframe_rcache *rc = smp_load_acquire(&e->rcache);
+	unsigned int i = sframe_rcache_slot(pc);
+	bool hit;
+
+	if (!rc || !READ_ONCE(sframe_rcache_on))
+		return false;
+	spin_lock(&rc->lock);
+	hit = rc->slot[i].pc == pc;
+	if (hit)
+		*rule = rc->slot[i].rule;
+	spin_unlock(&rc->lock);
+	return hit;
+}
+
+/* Remember the rule found for @pc; faultable context */
+static void sframe_rcache_put(struct sframe_entry *e, unsigned long pc,
+			      const struct sframe_rule *rule)
+{
+	/* Pairs with the cmpxchg() below, as in sframe_rcache_get() */
+	struct sframe_rcache *rc = smp_load_acquire(&e->rcache);
+	unsigned int i = sframe_rcache_slot(pc);
+
+	if (!READ_ONCE(sframe_rcache_on))
+		return;
+	if (!rc) {
+		struct sframe_rcache *old;
+
+		rc = kzalloc_obj(*rc, GFP_KERNEL_ACCOUNT);
+		if (!rc)
+			return;
+		spin_lock_init(&rc->lock);
+		old = cmpxchg(&e->rcache, NULL, rc);
+		if (old) {
+			kfree(rc);
+			rc = old;
+		}
+	}
+	spin_lock(&rc->lock);
+	rc->slot[i].pc = pc;
+	rc->slot[i].rule = *rule;
+	spin_unlock(&rc->lock);
+}
+
 /* A reference to the entry covering @pc, or NULL */
 static struct sframe_entry *sframe_get(struct mm_struct *mm, unsigned long pc)
 {
@@ -478,7 +566,8 @@ static struct sframe_entry *sframe_discover(struct mm_struct *mm,
  *
  * In faultable context, a pending entry is resolved and the section may
  * be faulted in; the entry stays referenced in @cache, so that the next
- * frames in the same object need no lookup in the registry.  With
+ * frames in the same object need no lookup in the registry, and the rules
+ * of recently unwound PCs come from the entry's rule cache.  With
  * @nofault, only resolved sections with resident pages are used, under
  * RCU.
  *
@@ -523,8 +612,15 @@ int sframe_user_find(unsigned long pc, struct sframe_rule *rule,
 	/* Another thread may be resolving it: wait, it does not take long */
 	wait_var_event_killable(&e->state,
 				atomic_read(&e->state) != SFRAME_RESOLVING);
-	if (atomic_read_acquire(&e->state) == SFRAME_OK)
-		ret = sframe_lookup(e, pc, rule, false);
+	if (atomic_read_acquire(&e->state) != SFRAME_OK)
+		return ret;
+	if (sframe_rcache_get(e, pc, rule)) {
+		atomic_long_inc(&e->lookups);
+		return 0;
+	}
+	ret = sframe_lookup(e, pc, rule, false);
+	if (!ret)
+		sframe_rcache_put(e, pc, rule);
 	return ret;
 }
 

@@ -58,7 +58,7 @@ FULL="^ sframe_leaf sframe_mid sframe_top sframeloop( [^ ]+)* main( |$)"
 
 # Print "<samples in sframe_leaf> <of them with the whole chain>"
 count_chains() {
-	perf script -i "$data" -F ip,sym 2> /dev/null | awk -v full="$FULL" '
+	perf script -i "$data" --no-inline -F ip,sym 2> /dev/null | awk -v full="$FULL" '
 		function flush() {
 			if (chain ~ /^ sframe_leaf( |$)/) {
 				n++
