@@ -27,11 +27,8 @@ if [ "${1:-}" != --report ]; then
 "$REPO/devtools/demo/build.sh" "$REPO/build/demo"
 
 msg "benchmark in the VM (perf kernel)"
-# Under TCG the guest's TSC runs at the host's rate, and its calibration
-# against the emulated PIT often fails, leaving a millisecond clock: give
-# the kernel the host's TSC rate (only ratios are reported anyway).
-khz=$(awk -F': ' '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
-export SFRAME_VM_APPEND="tsc_early_khz=$khz tsc=reliable"
+SFRAME_VM_APPEND=$(vm_tsc_append)
+export SFRAME_VM_APPEND
 for try in 1 2 3; do
 	rc=0
 	SFRAME_VM_QUIET=1 "$REPO/devtools/vm.sh" --perf \

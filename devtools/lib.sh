@@ -19,6 +19,14 @@ need_root() {
 	die "$1 needs root: debootstrap, chroot and the bind mounts of /proc, /sys and /dev into the toolchain root are privileged operations. Run as root (e.g. sudo make ...)."
 }
 
+# vm_tsc_append: kernel command line words for a VM whose timings matter.
+# Under TCG the guest's TSC runs at the host's rate, and its calibration
+# against the emulated PIT often fails, leaving a 4 ms jiffies clock: give
+# the guest the host's TSC rate instead.
+vm_tsc_append() {
+	awk -F': ' '/^cpu MHz/ { printf "tsc_early_khz=%d tsc=reliable", $2 * 1000; exit }' /proc/cpuinfo
+}
+
 # pkglist FILE: the package names of FILE, comments and blanks removed.
 pkglist() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1" | tr -s ' \t' '\n' | sort -u; }
 

@@ -36,6 +36,7 @@
 
 #include "../kselftest_harness.h"
 #include "sft.h"
+#include "sft_perf.h"
 
 #ifndef PR_SFRAME
 #define PR_SFRAME			82
@@ -59,36 +60,6 @@ struct chain {
 };
 
 /* ---- perf: sample one system call with a deferred user callchain ---- */
-
-static int tracepoint_id(void)
-{
-	static const char * const paths[] = {
-		"/sys/kernel/tracing/events/syscalls/sys_enter_getppid/id",
-		"/sys/kernel/debug/tracing/events/syscalls/sys_enter_getppid/id",
-	};
-	char buf[32];
-	int i, fd, n;
-
-	mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL);
-	for (i = 0; i < 2; i++) {
-		fd = open(paths[i], O_RDONLY);
-		if (fd < 0)
-			continue;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n > 0) {
-			buf[n] = 0;
-			return atoi(buf);
-		}
-	}
-	return -1;
-}
-
-struct sampler {
-	int fd;
-	void *rb;
-	size_t rb_size;
-};
 
 /* Sample without deferral: the non-faulting unwind, in the event itself */
 static bool sample_nodefer;
@@ -121,12 +92,6 @@ static int sampler_open(struct sampler *s)
 		return -1;
 	}
 	return 0;
-}
-
-static void sampler_close(struct sampler *s)
-{
-	munmap(s->rb, s->rb_size);
-	close(s->fd);
 }
 
 /*

@@ -53,6 +53,7 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 
+#include "sft_perf.h"
 #include "unwind_bench.h"
 
 #ifndef PT_GNU_SFRAME
@@ -197,36 +198,6 @@ static int sysctl_save(void)
 
 /* ---- perf: a deferred user callchain at every getppid() ---- */
 
-static int tracepoint_id(void)
-{
-	static const char * const paths[] = {
-		"/sys/kernel/tracing/events/syscalls/sys_enter_getppid/id",
-		"/sys/kernel/debug/tracing/events/syscalls/sys_enter_getppid/id",
-	};
-	char buf[32];
-	int i, fd, n;
-
-	mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL);
-	for (i = 0; i < 2; i++) {
-		fd = open(paths[i], O_RDONLY);
-		if (fd < 0)
-			continue;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n > 0) {
-			buf[n] = 0;
-			return atoi(buf);
-		}
-	}
-	return -1;
-}
-
-struct sampler {
-	int fd;
-	void *rb;
-	size_t rb_size;
-};
-
 static int tp_id;
 
 static int sampler_open(struct sampler *s)
@@ -257,12 +228,6 @@ static int sampler_open(struct sampler *s)
 		return -1;
 	}
 	return 0;
-}
-
-static void sampler_close(struct sampler *s)
-{
-	munmap(s->rb, s->rb_size);
-	close(s->fd);
 }
 
 /*

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perf_event_open() helpers shared by the SFrame kselftests and the
+ * unwind benchmark: the getppid() tracepoint and a sampled event's ring
+ * buffer.
+ */
+#ifndef SFT_PERF_H
+#define SFT_PERF_H
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <unistd.h>
+
+/* A sampling event and its ring buffer */
+struct sampler {
+	int fd;
+	void *rb;
+	size_t rb_size;
+};
+
+/* The id of tracepoint syscalls:sys_enter_getppid, or -1 */
+static inline int tracepoint_id(void)
+{
+	static const char * const paths[] = {
+		"/sys/kernel/tracing/events/syscalls/sys_enter_getppid/id",
+		"/sys/kernel/debug/tracing/events/syscalls/sys_enter_getppid/id",
+	};
+	char buf[32];
+	int i, fd, n;
+
+	mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL);
+	for (i = 0; i < 2; i++) {
+		fd = open(paths[i], O_RDONLY);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n > 0) {
+			buf[n] = 0;
+			return atoi(buf);
+		}
+	}
+	return -1;
+}
+
+static inline void sampler_close(struct sampler *s)
+{
+	munmap(s->rb, s->rb_size);
+	close(s->fd);
+}
+
+#endif
