@@ -123,10 +123,10 @@ static int sampler_chain(struct sampler *s, struct chain *c)
 			/* header, pid/tid, nr, ips */
 			__u64 nr = rec[2];
 
-			for (i = 0; i + 1 < nr; i++)
+			for (i = 0; i + 1 < nr && 4 + i < h.size / 8; i++)
 				if (rec[3 + i] == PERF_CONTEXT_USER_DEFERRED)
 					cookie = rec[4 + i];
-			for (i = 0; i < nr && nr <= MAX_CHAIN; i++) {
+			for (i = 0; i < nr && nr <= MAX_CHAIN && 3 + nr <= h.size / 8; i++) {
 				if (rec[3 + i] != PERF_CONTEXT_USER)
 					continue;
 				for (c->nr = 0, i++; i < nr; i++)
@@ -134,13 +134,13 @@ static int sampler_chain(struct sampler *s, struct chain *c)
 				found = 1;
 			}
 		} else if (h.type == PERF_RECORD_CALLCHAIN_DEFERRED) {
-			/* header, cookie, nr, ips */
-			if (rec[1] != cookie || rec[2] > MAX_CHAIN)
-				continue;
-			c->nr = rec[2];
-			for (i = 0; i < rec[2]; i++)
-				c->ip[i] = rec[3 + i];
-			found = 1;
+			int n = sft_deferred_chain(rec, h.size / 8, cookie,
+						   c->ip, MAX_CHAIN);
+
+			if (n >= 0) {
+				c->nr = n;
+				found = 1;
+			}
 		}
 	}
 	__atomic_store_n(&pg->data_tail, head, __ATOMIC_RELEASE);

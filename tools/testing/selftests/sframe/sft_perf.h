@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <unistd.h>
+#include <linux/types.h>
 
 /* A sampling event and its ring buffer */
 struct sampler {
@@ -43,6 +44,24 @@ static inline int tracepoint_id(void)
 		}
 	}
 	return -1;
+}
+
+/*
+ * The user chain of PERF_RECORD_CALLCHAIN_DEFERRED record @rec, @words
+ * 8-byte words long (header, cookie, nr, ips), copied to @ip if it answers
+ * @cookie and holds at most @max entries.  Return the number of entries,
+ * or -1.
+ */
+static inline int sft_deferred_chain(const __u64 *rec, __u64 words,
+				     __u64 cookie, unsigned long *ip, __u64 max)
+{
+	__u64 i;
+
+	if (!cookie || rec[1] != cookie || rec[2] > max || 3 + rec[2] > words)
+		return -1;
+	for (i = 0; i < rec[2]; i++)
+		ip[i] = rec[3 + i];
+	return rec[2];
 }
 
 static inline void sampler_close(struct sampler *s)

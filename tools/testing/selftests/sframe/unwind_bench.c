@@ -268,14 +268,13 @@ static int sampler_chain(struct sampler *s, struct chain *c, __u64 *bytes)
 				if (rec[2 + i] == PERF_CONTEXT_USER_DEFERRED)
 					cookie = rec[3 + i];
 		} else if (h.type == PERF_RECORD_CALLCHAIN_DEFERRED) {
-			/* header, cookie, nr, ips */
-			if (!cookie || rec[1] != cookie || rec[2] > MAX_CHAIN ||
-			    3 + rec[2] > h.size / 8)
-				continue;
-			c->nr = rec[2];
-			for (i = 0; i < rec[2]; i++)
-				c->ip[i] = rec[3 + i];
-			found = 1;
+			int nr = sft_deferred_chain(rec, h.size / 8, cookie,
+						    c->ip, MAX_CHAIN);
+
+			if (nr >= 0) {
+				c->nr = nr;
+				found = 1;
+			}
 		}
 	}
 	__atomic_store_n(&pg->data_tail, head, __ATOMIC_RELEASE);
