@@ -31,6 +31,7 @@ int sframe_user_find(unsigned long pc, struct sframe_rule *rule,
 void sframe_user_release(struct sframe_entry **cache);
 bool sframe_unwind_enabled(void);
 bool sframe_user_text(unsigned long ip, bool nofault);
+void sframe_task_init(struct task_struct *task);
 
 int sframe_prctl(unsigned long op, unsigned long uargs, unsigned long usize,
 		 unsigned long arg5);
@@ -68,6 +69,8 @@ static inline bool sframe_user_text(unsigned long ip, bool nofault)
 {
 	return true;
 }
+
+static inline void sframe_task_init(struct task_struct *task) { }
 
 static inline int sframe_prctl(unsigned long op, unsigned long uargs,
 			       unsigned long usize, unsigned long arg5)

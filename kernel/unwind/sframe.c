@@ -15,7 +15,8 @@
  *    cache, finds PT_GNU_SFRAME and computes the load bias from the
  *    mapping; the entry then becomes usable, or is marked as having no
  *    section.  The dynamic loader and the ELF loader need no changes,
- *    and mmap() pays nothing;
+ *    and mmap() pays nothing.  A non-faultable unwind (NMI, IRQ) that
+ *    misses asks for the same at the next return to user space;
  *  - registration through prctl(PR_SFRAME) for JITs and custom loaders.
  *
  * Entries are removed by munmap (and so mremap and MAP_FIXED) and by
@@ -50,11 +51,13 @@
 #include <linux/prctl.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
+#include <linux/sched.h>
 #include <linux/sched/mm.h>
 #include <linux/seq_file.h>
 #include <linux/sframe.h>
 #include <linux/slab.h>
 #include <linux/sysctl.h>
+#include <linux/task_work.h>
 #include <linux/uaccess.h>
 #include <linux/wait_bit.h>
 
@@ -555,6 +558,85 @@ static struct sframe_entry *sframe_discover(struct mm_struct *mm,
 	return e;
 }
 
+/*
+ * Repair of the misses of non-faultable unwinds.  An unwind in NMI or IRQ
+ * context can neither read ELF headers nor fault in .sframe pages.  It
+ * notes the PCs it had to unwind with frame pointers for that reason and
+ * queues a task_work; at the next return to user space the task looks
+ * them up in faultable context, which discovers and resolves their
+ * mappings and faults in the pages their lookups read.  The next samples
+ * at the same places are then unwound with SFrame.
+ *
+ * The notes are written by interrupts of the task and read by the task
+ * itself, all on the task's CPU.  A note lost to a race (a nested
+ * interrupt, or an interrupt while the work reads them) costs one more
+ * frame-pointer sample, nothing else.  The last PC found in no executable
+ * mapping (a stack word that frame pointers took for a return address) is
+ * remembered, so that the same word does not cost a lookup per sample.
+ */
+static void sframe_repair_request(unsigned long pc)
+{
+	struct sframe_repair *r = &current->unwind_info.sframe;
+	int i, nr;
+
+	if (current->flags & (PF_KTHREAD | PF_EXITING))
+		return;
+	if (pc == READ_ONCE(r->none))
+		return;
+	nr = atomic_read(&r->nr);
+	for (i = 0; i < min(nr, SFRAME_REPAIR_PCS); i++)
+		if (READ_ONCE(r->pc[i]) == pc)
+			return;
+	if (nr < SFRAME_REPAIR_PCS) {
+		WRITE_ONCE(r->pc[nr], pc);
+		atomic_set(&r->nr, nr + 1);
+	}
+	if (test_and_set_bit(0, &r->queued))
+		return;
+	if (task_work_add(current, &r->work,
+			  in_nmi() ? TWA_NMI_CURRENT : TWA_RESUME))
+		clear_bit(0, &r->queued);
+}
+
+static void sframe_repair_work(struct callback_head *head)
+{
+	struct sframe_repair *r = container_of(head, struct sframe_repair,
+					       work);
+	unsigned long pc[SFRAME_REPAIR_PCS];
+	struct sframe_entry *cache = NULL;
+	struct sframe_rule rule;
+	int i, nr;
+
+	nr = min(atomic_read(&r->nr), SFRAME_REPAIR_PCS);
+	for (i = 0; i < nr; i++)
+		pc[i] = READ_ONCE(r->pc[i]);
+	atomic_set(&r->nr, 0);
+	clear_bit_unlock(0, &r->queued);
+
+	if (!sframe_unwind_enabled() || !current->mm ||
+	    (current->flags & PF_EXITING))
+		return;
+	for (i = 0; i < nr; i++) {
+		sframe_user_find(pc[i], &rule, &cache, false);
+		/* Not text: do not ask again for the same stack word */
+		if (!mtree_load(&current->mm->sframe_mt, pc[i]))
+			WRITE_ONCE(r->none, pc[i]);
+	}
+	sframe_user_release(&cache);
+}
+
+/**
+ * sframe_task_init() - set up the SFrame state of a new task
+ * @task:	the task, being created
+ *
+ * Called with the rest of its unwind state from unwind_task_init(), which
+ * has cleared it.
+ */
+void sframe_task_init(struct task_struct *task)
+{
+	init_task_work(&task->unwind_info.sframe.work, sframe_repair_work);
+}
+
 /**
  * sframe_user_find() - find the unwind rule for a PC of current
  * @pc:		user PC (for a caller's frame, one byte into the call)
@@ -569,7 +651,9 @@ static struct sframe_entry *sframe_discover(struct mm_struct *mm,
  * frames in the same object need no lookup in the registry, and the rules
  * of recently unwound PCs come from the entry's rule cache.  With
  * @nofault, only resolved sections with resident pages are used, under
- * RCU.
+ * RCU; a PC that could have been found in faultable context is looked up
+ * again at the next return to user space, so that the next unwinds find
+ * it.
  *
  * The caller checks sframe_unwind_enabled() once per walk.
  *
@@ -588,11 +672,18 @@ int sframe_user_find(unsigned long pc, struct sframe_rule *rule,
 		return -ENOENT;
 
 	if (nofault) {
+		int state = SFRAME_PENDING;
+
 		rcu_read_lock();
 		e = mtree_load(&mm->sframe_mt, pc);
-		if (e && atomic_read_acquire(&e->state) == SFRAME_OK)
+		if (e)
+			state = atomic_read_acquire(&e->state);
+		if (state == SFRAME_OK)
 			ret = sframe_lookup(e, pc, rule, true);
 		rcu_read_unlock();
+		/* Not discovered, not resolved or not resident yet */
+		if (state == SFRAME_PENDING || ret == -EFAULT)
+			sframe_repair_request(pc);
 		return ret;
 	}
 
@@ -647,8 +738,8 @@ void sframe_user_release(struct sframe_entry **cache)
  * words as return addresses.  A word that is not in executable text ends
  * the walk instead of adding garbage frames.
  *
- * Return: true if @ip is in registered text or an executable mapping,
- * or cannot be checked (@nofault and not registered).
+ * Return: true if @ip is in registered text, or (without @nofault) in
+ * an executable mapping.
  */
 bool sframe_user_text(unsigned long ip, bool nofault)
 {
@@ -660,8 +751,16 @@ bool sframe_user_text(unsigned long ip, bool nofault)
 		return false;
 	if (mtree_load(&mm->sframe_mt, ip))
 		return true;
-	if (nofault)
-		return true;
+	if (nofault) {
+		/*
+		 * Without the mmap_lock only the registry can vouch for an
+		 * address.  An unknown one ends the walk and is looked up at
+		 * the next return to user space: if it is in an executable
+		 * file mapping, the next walks know it.
+		 */
+		sframe_repair_request(ip);
+		return false;
+	}
 	if (mmap_read_lock_killable(mm))
 		return false;
 	vma = vma_lookup(mm, ip);

@@ -425,13 +425,29 @@ TEST(executable)
 
 TEST(without_deferral)
 {
+	static const char * const exp[] = { "sft_leaf", "f3", "f2", "f1",
+					    "sample", NULL };
+	char name[128];
+	struct chain c;
+	int i;
+
 	/*
-	 * The non-faulting unwind (perf_callchain_user() in the event) uses
-	 * sections that are resolved and resident: a deferred unwind first.
+	 * The non-faulting unwind (perf_callchain_user() in the event) can
+	 * neither discover this fresh process's mappings nor fault in their
+	 * .sframe pages: the first sample falls back to frame pointers,
+	 * which cannot see f3 (sft_leaf has no frame).  What it missed is
+	 * made ready at the return to user space: the next samples are
+	 * complete, with no deferred unwind in between.
 	 */
-	EXPECT_CHAIN(f1, 1, "sft_leaf", "f3", "f2", "f1", "sample");
+	ASSERT_NE(0, proc_line(self_path(), name, sizeof(name)));
 	sample_nodefer = true;
+	ASSERT_EQ(0, sample(f1, 1, &c));
+	for (i = 0; exp[i] && i < c.nr; i++)
+		if (strcmp(sym(c.ip[i], name, sizeof(name)), exp[i]))
+			break;
+	EXPECT_GT(5, i);
 	EXPECT_CHAIN(f1, 1, "sft_leaf", "f3", "f2", "f1", "sample");
+	EXPECT_CHAIN(f1, 2, "sft_leaf", "f3", "f2", "f1", "sample");
 	sample_nodefer = false;
 }
 
@@ -511,6 +527,78 @@ TEST(exec)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
 	ASSERT_EQ(0, WEXITSTATUS(status));
+}
+
+static int tracefs_write(const char *file, const char *val)
+{
+	char path[128];
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "/sys/kernel/tracing/%s", file);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	if (fd < 0)
+		return -1;
+	ret = write(fd, val, strlen(val)) == (ssize_t)strlen(val) ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
+/* Clear the trace buffer and enable sframe:@event ("" for all) */
+static int trace_start(const char *event)
+{
+	char file[128];
+
+	if (tracepoint_id() < 0)	/* mounts tracefs */
+		return -1;
+	snprintf(file, sizeof(file), "events/sframe/%s%senable", event,
+		 *event ? "/" : "");
+	return tracefs_write("trace", "") || tracefs_write(file, "1") ? -1 : 0;
+}
+
+/* Disable the sframe events and return the trace (to free), or NULL */
+static char *trace_stop(void)
+{
+	char *trace = malloc(1 << 20);
+	ssize_t len = 0, got;
+	int fd;
+
+	tracefs_write("events/sframe/enable", "0");
+	fd = open("/sys/kernel/tracing/trace", O_RDONLY);
+	if (!trace || fd < 0) {
+		free(trace);
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	while (len < (1 << 20) - 1 &&
+	       (got = read(fd, trace + len, (1 << 20) - 1 - len)) > 0)
+		len += got;
+	close(fd);
+	trace[len] = 0;
+	return trace;
+}
+
+/*
+ * sframe_unwind_error events of @trace for a PC in [@lo, @hi) with @error.
+ */
+static int trace_errors(const char *trace, unsigned long lo,
+			unsigned long hi, int error)
+{
+	const char *p = trace;
+	char want[32];
+	unsigned long pc;
+	int n = 0;
+
+	snprintf(want, sizeof(want), " error=%d\n", error);
+	while ((p = strstr(p, "sframe_unwind_error: pc="))) {
+		if (sscanf(p, "sframe_unwind_error: pc=%lx", &pc) == 1 &&
+		    pc >= lo && pc < hi &&
+		    !strncmp(strchrnul(p, '\n') - strlen(want) + 1, want,
+			     strlen(want)))
+			n++;
+		p++;
+	}
+	return n;
 }
 
 #ifndef SFT_STATIC
@@ -661,11 +749,13 @@ TEST(corrupt_section)
 	char dir[PATH_MAX], lib[PATH_MAX + 32], line[PATH_MAX + 256];
 	static const char * const exp[] = { "sft_leaf", NULL };
 	static const char bad[] = "\xba\xad";
+	unsigned long ts, te, ss;
+	char want[128], *trace, *p;
 	struct chain c;
 	size_t size;
 	off_t off;
 	void *h;
-	int kmsg, fd;
+	int kmsg, fd, n;
 
 	/* A copy of libsft_a.so whose .sframe has a bad magic */
 	snprintf(dir, sizeof(dir), "%s", self_path());
@@ -681,6 +771,7 @@ TEST(corrupt_section)
 	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
 	ASSERT_LE(0, kmsg);
 	lseek(kmsg, 0, SEEK_END);
+	ASSERT_EQ(0, trace_start("sframe_corrupt"));
 
 	h = dl_sample(_metadata, lib, &c);
 	ASSERT_NE(NULL, h);
@@ -690,25 +781,22 @@ TEST(corrupt_section)
 	ASSERT_EQ(0, proc_line(strrchr(lib, '/'), line, sizeof(line)));
 	TH_LOG("%s", line);
 	ASSERT_NE(NULL, strstr(line, " bad "));
+	n = sscanf(line, "%lx-%lx %*s %*s %lx-", &ts, &te, &ss);
+	ASSERT_EQ(3, n);
 	/* One message for the section, however often it is used */
 	ASSERT_EQ(1, kmsg_count(kmsg, strrchr(lib, '/') + 1));
 	close(kmsg);
+
+	/* One sframe_corrupt event */
+	trace = trace_stop();
+	ASSERT_NE(NULL, trace);
+	snprintf(want, sizeof(want),
+		 "sframe_corrupt: text=%lx sframe=%lx reason=bad magic", ts, ss);
+	EXPECT_NE(NULL, (p = strstr(trace, want)));
+	EXPECT_EQ(NULL, p ? strstr(p + 1, "sframe_corrupt:") : NULL);
+	free(trace);
 	dlclose(h);
 	unlink(lib);
-}
-
-static int tracefs_write(const char *file, const char *val)
-{
-	char path[128];
-	int fd, ret;
-
-	snprintf(path, sizeof(path), "/sys/kernel/tracing/%s", file);
-	fd = open(path, O_WRONLY | O_TRUNC);
-	if (fd < 0)
-		return -1;
-	ret = write(fd, val, strlen(val)) == (ssize_t)strlen(val) ? 0 : -1;
-	close(fd);
-	return ret;
 }
 
 TEST(tracepoints)
@@ -716,30 +804,18 @@ TEST(tracepoints)
 	char line[PATH_MAX + 256], want[128], *trace;
 	unsigned long ts, te;
 	struct chain c;
-	ssize_t len = 0, got;
 	void *h;
-	int fd, n;
+	int n;
 
-	ASSERT_LE(0, tracepoint_id());	/* mounts tracefs */
-	ASSERT_EQ(0, tracefs_write("trace", ""));
-	ASSERT_EQ(0, tracefs_write("events/sframe/enable", "1"));
+	ASSERT_EQ(0, trace_start(""));
 	h = dl_sample(_metadata, "libsft_a.so", &c);
 	ASSERT_NE(NULL, h);
 	ASSERT_EQ(0, proc_line("/libsft_a.so", line, sizeof(line)));
 	n = sscanf(line, "%lx-%lx", &ts, &te);
 	ASSERT_EQ(2, n);
 	dlclose(h);
-	ASSERT_EQ(0, tracefs_write("events/sframe/enable", "0"));
-
-	trace = malloc(1 << 20);
+	trace = trace_stop();
 	ASSERT_NE(NULL, trace);
-	fd = open("/sys/kernel/tracing/trace", O_RDONLY);
-	ASSERT_LE(0, fd);
-	while (len < (1 << 20) - 1 &&
-	       (got = read(fd, trace + len, (1 << 20) - 1 - len)) > 0)
-		len += got;
-	close(fd);
-	trace[len] = 0;
 
 	/* Discovered at the first unwind, dropped at dlclose() */
 	snprintf(want, sizeof(want), "sframe_register: text=%lx-%lx sframe=",
@@ -897,8 +973,11 @@ static int sframe_prctl(int op, struct prctl_sframe *a, size_t size)
 TEST(registration_api)
 {
 	size_t page = getpagesize(), len;
-	struct prctl_sframe a = {}, b;
+	struct prctl_sframe a = {}, b, c;
 	unsigned char *text, *sec;
+	struct chain ch;
+	void *moved;
+	char *trace;
 
 	text = mmap(NULL, page, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -938,13 +1017,46 @@ TEST(registration_api)
 	/* Register, twice, unwind through the JIT code, unregister */
 	ASSERT_EQ(0, sframe_prctl(PR_SFRAME_REGISTER, &a, sizeof(a)));
 	EXPECT_EQ(EEXIST, sframe_prctl(PR_SFRAME_REGISTER, &a, sizeof(a)));
+	/*
+	 * A section that cannot be read is a fault, not corruption: the
+	 * next unwind, with the section readable again, uses it.
+	 */
+	ASSERT_EQ(0, trace_start(""));
+	ASSERT_EQ(0, mprotect(sec, page, PROT_NONE));
+	ASSERT_EQ(0, sample(sft_jit, 1, &ch));
+	ASSERT_EQ(0, mprotect(sec, page, PROT_READ | PROT_WRITE));
+	trace = trace_stop();
+	ASSERT_NE(NULL, trace);
+	EXPECT_LE(1, trace_errors(trace, a.text_start,
+				  a.text_start + a.text_len, -EFAULT));
+	EXPECT_EQ(NULL, strstr(trace, "sframe_corrupt:"));
+	free(trace);
+
 	EXPECT_CHAIN(sft_jit, 1, "sft_leaf", "!", "sft_jit", "sample");
 
 	b = (struct prctl_sframe){ .text_start = a.text_start };
 	EXPECT_EQ(0, sframe_prctl(PR_SFRAME_UNREGISTER, &b, sizeof(b)));
 	EXPECT_EQ(ENOENT, sframe_prctl(PR_SFRAME_UNREGISTER, &b, sizeof(b)));
 
-	/* munmap drops a registration */
+	/* mprotect() removing PROT_EXEC drops a registration */
+	ASSERT_EQ(0, sframe_prctl(PR_SFRAME_REGISTER, &a, sizeof(a)));
+	ASSERT_EQ(0, mprotect(text, page, PROT_READ));
+	EXPECT_EQ(ENOENT, sframe_prctl(PR_SFRAME_UNREGISTER, &b, sizeof(b)));
+	ASSERT_EQ(0, mprotect(text, page, PROT_READ | PROT_EXEC));
+
+	/* So does mremap(): neither the old nor the new range has it */
+	ASSERT_EQ(0, sframe_prctl(PR_SFRAME_REGISTER, &a, sizeof(a)));
+	moved = mmap(NULL, page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, moved);
+	moved = mremap(text, page, page, MREMAP_MAYMOVE | MREMAP_FIXED, moved);
+	ASSERT_NE(MAP_FAILED, moved);
+	EXPECT_EQ(ENOENT, sframe_prctl(PR_SFRAME_UNREGISTER, &b, sizeof(b)));
+	c = (struct prctl_sframe){ .text_start = (unsigned long)moved };
+	EXPECT_EQ(ENOENT, sframe_prctl(PR_SFRAME_UNREGISTER, &c, sizeof(c)));
+	ASSERT_EQ(text, mremap(moved, page, page,
+			       MREMAP_MAYMOVE | MREMAP_FIXED, text));
+
+	/* And munmap() */
 	ASSERT_EQ(0, sframe_prctl(PR_SFRAME_REGISTER, &a, sizeof(a)));
 	munmap(text, page);
 	EXPECT_EQ(ENOENT, sframe_prctl(PR_SFRAME_UNREGISTER, &b, sizeof(b)));
