@@ -66,32 +66,8 @@ static bool sample_nodefer;
 
 static int sampler_open(struct sampler *s)
 {
-	struct perf_event_attr attr = {
-		.size = sizeof(attr),
-		.type = PERF_TYPE_TRACEPOINT,
-		.sample_period = 1,
-		.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN,
-		.exclude_callchain_kernel = 1,
-		.disabled = 1,
-	};
-	int id = tracepoint_id();
-
-	if (id < 0)
-		return -1;
-	attr.config = id;
-	attr.defer_callchain = !sample_nodefer;
-	attr.defer_output = !sample_nodefer;
-	s->fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
-	if (s->fd < 0)
-		return -1;
-	s->rb_size = (RB_PAGES + 1) * getpagesize();
-	s->rb = mmap(NULL, s->rb_size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		     s->fd, 0);
-	if (s->rb == MAP_FAILED) {
-		close(s->fd);
-		return -1;
-	}
-	return 0;
+	return sft_sampler_open(s, PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN,
+				!sample_nodefer, RB_PAGES);
 }
 
 /*

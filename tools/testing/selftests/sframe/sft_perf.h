@@ -9,9 +9,12 @@
 
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/perf_event.h>
 #include <linux/types.h>
 
 /* A sampling event and its ring buffer */
@@ -62,6 +65,42 @@ static inline int sft_deferred_chain(const __u64 *rec, __u64 words,
 	for (i = 0; i < rec[2]; i++)
 		ip[i] = rec[3 + i];
 	return rec[2];
+}
+
+/*
+ * Open @s: a disabled event sampling every syscalls:sys_enter_getppid of
+ * this thread with @sample_type, the user callchain deferred if @defer,
+ * and a ring buffer of @pages pages.  Return 0, or -1 with errno set.
+ */
+static inline int sft_sampler_open(struct sampler *s, __u64 sample_type,
+				   int defer, int pages)
+{
+	struct perf_event_attr attr;
+	int id = tracepoint_id();
+
+	if (id < 0)
+		return -1;
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_TRACEPOINT;
+	attr.config = id;
+	attr.sample_period = 1;
+	attr.sample_type = sample_type;
+	attr.exclude_callchain_kernel = 1;
+	attr.defer_callchain = !!defer;
+	attr.defer_output = !!defer;
+	attr.disabled = 1;
+	s->fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	if (s->fd < 0)
+		return -1;
+	s->rb_size = (pages + 1) * getpagesize();
+	s->rb = mmap(NULL, s->rb_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		     s->fd, 0);
+	if (s->rb == MAP_FAILED) {
+		close(s->fd);
+		return -1;
+	}
+	return 0;
 }
 
 static inline void sampler_close(struct sampler *s)

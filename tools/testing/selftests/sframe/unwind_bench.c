@@ -198,33 +198,10 @@ static int sysctl_save(void)
 
 /* ---- perf: a deferred user callchain at every getppid() ---- */
 
-static int tp_id;
-
 static int sampler_open(struct sampler *s)
 {
-	struct perf_event_attr attr = {
-		.size = sizeof(attr),
-		.type = PERF_TYPE_TRACEPOINT,
-		.config = tp_id,
-		.sample_period = 1,
-		.sample_type = PERF_SAMPLE_CALLCHAIN,
-		.exclude_callchain_kernel = 1,
-		.defer_callchain = 1,
-		.defer_output = 1,
-		.disabled = 1,
-	};
-
-	s->fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
-	if (s->fd < 0) {
+	if (sft_sampler_open(s, PERF_SAMPLE_CALLCHAIN, 1, RB_PAGES)) {
 		perror("perf_event_open (syscalls:sys_enter_getppid, defer_callchain)");
-		return -1;
-	}
-	s->rb_size = (RB_PAGES + 1) * getpagesize();
-	s->rb = mmap(NULL, s->rb_size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		     s->fd, 0);
-	if (s->rb == MAP_FAILED) {
-		perror("mmap of the perf ring buffer");
-		close(s->fd);
 		return -1;
 	}
 	return 0;
@@ -630,8 +607,7 @@ int main(int argc, char **argv)
 				SYSCTL, strerror(errno));
 			return 1;
 		}
-		tp_id = tracepoint_id();
-		if (tp_id < 0) {
+		if (tracepoint_id() < 0) {
 			fprintf(stderr,
 				"no tracepoint syscalls:sys_enter_getppid (CONFIG_FTRACE_SYSCALLS)\n");
 			return 1;
