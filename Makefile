@@ -21,7 +21,7 @@ help:
 	@echo "make fuzz [SECONDS=N]  libFuzzer on the SFrame reader (default 60 s)"
 	@echo "make bench           SFrame vs fp vs dwarf: unwind cost, lookup scaling, perf record (VM)"
 	@echo "make bench-walker    ns and instructions per lookup, 10/1000/100000 functions"
-	@echo "make bench-mmap      cost of SFrame discovery at mmap(), sysctl off vs on (perf VM kernel)"
+	@echo "make bench-mmap      what SFrame support costs mmap(): perf kernel vs one without the feature"
 	@echo "make demo-defer      Debian's perf --call-graph fp,defer on a no-frame-pointer program"
 	@echo "make kunit           KUnit on UML"
 	@echo "make kunit-cross     KUnit on arm64 and s390 under QEMU (slow, not in 'make test')"

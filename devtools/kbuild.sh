@@ -4,6 +4,7 @@
 # kbuild.sh FLAVOUR: build the x86_64 VM kernel of build/linux.
 #   debug  lockdep, KASAN, UBSAN, kmemleak, DEBUG_VM... (VM tests)
 #   perf   no debug options (benchmarks)
+#   baseline  perf without the feature (what the feature costs)
 # The configuration is `make allnoconfig` with configs/vm.config, the
 # flavour's fragment and the feature's options forced in; any option of the
 # fragments that does not survive is an error. Builds go to the cache
@@ -12,7 +13,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-flavour=${1:?usage: kbuild.sh debug|perf}
+flavour=${1:?usage: kbuild.sh debug|perf|baseline}
 frag=$REPO/devtools/configs/$flavour.config
 [ -f "$frag" ] || die "no flavour '$flavour' (devtools/configs/$flavour.config)"
 # SFRAME_DIRTY=1 builds build/linux as it is, uncommitted edits included,
@@ -22,7 +23,10 @@ frag=$REPO/devtools/configs/$flavour.config
 out=$(kbuild_dir "x86_64-$flavour")
 mkdir -p "$out"
 cfg=$out/sframe-fragment.config
-cat "$REPO/devtools/configs/vm.config" "$REPO/devtools/configs/feature.config" "$frag" >"$cfg.new"
+# A fragment that switches the feature off does without its options
+feature=$REPO/devtools/configs/feature.config
+grep -qx '# CONFIG_UNWIND_USER_SFRAME is not set' "$frag" && feature=/dev/null
+cat "$REPO/devtools/configs/vm.config" "$feature" "$frag" >"$cfg.new"
 
 "$REPO/devtools/chroot.sh" /bin/bash -ec '
 	out=$1 cfg=$2 tree=$3

@@ -1,20 +1,25 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# vm.sh [--perf] CMD...: boot the x86_64 VM kernel (debug flavour unless
-# --perf) with virtme-ng, the sid root as the guest's root filesystem and
+# vm.sh [--perf|--baseline] CMD...: boot the x86_64 VM kernel (debug
+# flavour unless --perf; --baseline is the perf flavour without the
+# feature, for cost comparisons) with virtme-ng, the sid root as the guest's root filesystem and
 # this repository at the same path (build/vm writable), run CMD and return
 # its exit status. The console log, dmesg and a kmemleak report are kept in
 # build/vm/; the run fails if any of them holds a kernel splat.
 # SFRAME_KVM=0/1 forces TCG or KVM; by default KVM is used only where it
 # works (not on a PVM hypervisor, where a standard guest hangs).
-# SFRAME_VM_APPEND adds to the guest kernel's command line.
+# SFRAME_VM_APPEND adds to the guest kernel's command line,
+# SFRAME_VM_QEMU_OPTS to QEMU's (e.g. "-icount shift=0" under TCG: guest
+# time then counts instructions, for benchmarks that compare code paths).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 flavour=debug
-[ "${1:-}" = --perf ] && { flavour=perf; shift; }
-[ $# -gt 0 ] || die "usage: vm.sh [--perf] CMD..."
+case ${1:-} in
+--perf|--baseline) flavour=${1#--}; shift ;;
+esac
+[ $# -gt 0 ] || die "usage: vm.sh [--perf|--baseline] CMD..."
 need_root "booting the VM from the toolchain root"
 
 kernel=$("$REPO/devtools/kbuild.sh" "$flavour")
@@ -51,6 +56,7 @@ set +e
 	vng --run "$kernel" $kvmflag --verbose --user root \
 	--cpus 2 --memory 2G --rwdir "$out" --cwd "$PWD" \
 	--append "printk.time=1 loglevel=7 root=/dev/root ${SFRAME_VM_APPEND:-}" \
+	${SFRAME_VM_QEMU_OPTS:+--qemu-opts "$SFRAME_VM_QEMU_OPTS"} \
 	--exec "$REPO/devtools/vm-guest.sh $out $(printf '%q' "$cmd")" 2>&1 |
 	tee "$out/console.log" | { if [ -n "${SFRAME_VM_QUIET:-}" ]; then cat >/dev/null; else grep -v '^\[ *[0-9]*\.[0-9]*\]' || true; fi; }
 vng_rc=${PIPESTATUS[0]}

@@ -8,6 +8,9 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 out=$repo/build/vm/tap.txt
 n=0 fail=0
 : >"$out"
+# Seconds since the last call, for the descriptions of the slow steps
+t0=$(date +%s)
+lap() { t1=$(date +%s); echo "$((t1 - t0)) s"; t0=$t1; }
 tap() { # tap OK|FAIL description
 	n=$((n + 1))
 	if [ "$1" = OK ]; then echo "ok $n $2" >>"$out"
@@ -58,19 +61,20 @@ unset IFS
 perf=$repo/build/perf/perf
 if [ -x "$perf" ]; then
 	log=$repo/build/vm/perf-test.log
+	lap >/dev/null
 	(cd "$repo/build/linux/tools/perf" && PATH=$repo/build/perf:$PATH \
 		"$perf" test -vv 'perf record --call-graph sframe') >"$log" 2>&1
 	if grep -q 'perf record --call-graph sframe *: Ok' "$log"; then
-		tap OK "perf test: perf record --call-graph sframe ($(grep -m1 'samples in sframe_leaf' "$log"))"
+		tap OK "perf test: perf record --call-graph sframe ($(grep -m1 'samples in sframe_leaf' "$log"); $(lap))"
 	else
-		tap FAIL "perf test: perf record --call-graph sframe (build/vm/perf-test.log)"
+		tap FAIL "perf test: perf record --call-graph sframe (build/vm/perf-test.log; $(lap))"
 	fi
 	log=$repo/build/vm/agree.log
 	if "$repo/devtools/tests/agree-guest.sh" "$perf" "$repo/build/agree/zstd" \
 		"$repo/build/vm" >"$log" 2>&1; then
-		tap OK "SFrame vs DWARF (libdw) chains on Debian's zstd: $(tail -n1 "$log")"
+		tap OK "SFrame vs DWARF (libdw) chains on Debian's zstd: $(tail -n1 "$log") ($(lap))"
 	else
-		tap FAIL "SFrame vs DWARF (libdw) chains on Debian's zstd: $(tail -n1 "$log") (build/vm/agree.log)"
+		tap FAIL "SFrame vs DWARF (libdw) chains on Debian's zstd: $(tail -n1 "$log") (build/vm/agree.log; $(lap))"
 	fi
 else
 	tap FAIL "no perf binary at build/perf/perf"
@@ -79,6 +83,8 @@ fi
 # The feature's kselftests (TAP, appended as they are).
 for t in "$repo"/build/selftests/*/run_test.sh; do
 	[ -x "$t" ] || continue
+	lap >/dev/null
 	"$t" >>"$out" 2>&1 || fail=$((fail + 1))
+	echo "# $t: $(lap)" >>"$out"
 done
 [ $fail = 0 ]
