@@ -52,10 +52,7 @@ patches-bisect: tree
 kernel: root
 	$(DEV)/kbuild.sh debug
 
-kernel-bench: root
-	$(DEV)/bench.sh
-
-perf: root
+kernel-perf: root
 	$(DEV)/kbuild.sh perf
 
 kunit: root

@@ -57,6 +57,17 @@ level_machinery() {
 	local rc=0
 	in_root "$REPO/devtools/tests/splat-test.sh" || rc=1
 	"$REPO/devtools/tests/tree-test.sh" || rc=1
+	# The driver itself: make warns about a target defined twice, and
+	# every target that 'make help' lists must exist
+	local warn missing t
+	warn=$(make -C "$REPO" -n help 2>&1 >/dev/null | grep -i warning)
+	missing=$(for t in $(make -C "$REPO" -s help | sed -nE 's/^make ([a-z0-9-]+).*/\1/p'); do
+		make -C "$REPO" -n -q "$t" >/dev/null 2>&1; [ $? = 2 ] && echo "$t"; done)
+	if [ -z "$warn$missing" ]; then
+		echo "ok 1000 Makefile: every target of 'make help' exists once"
+	else
+		echo "not ok 1000 Makefile: $warn ${missing:+missing: $missing}"; rc=1
+	fi
 	return $rc
 }
 count_machinery() { count_tap "$1"; }
