@@ -23,24 +23,14 @@ mkdir -p "$out"
 "$REPO/devtools/kbuild.sh" perf >/dev/null
 "$REPO/devtools/kbuild.sh" baseline >/dev/null
 
-SFRAME_VM_APPEND=$(vm_tsc_append)
 SFRAME_VM_QEMU_OPTS=${SFRAME_VM_QEMU_OPTS--icount shift=0}
-export SFRAME_VM_APPEND SFRAME_VM_QEMU_OPTS
-guest="cs=\$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource);
-case \$cs in *jiffies*) echo \"clocksource \$cs\" >&2; exit 3 ;; esac;
-$REPO/build/selftests/sframe/mmap_bench /usr/lib/x86_64-linux-gnu/libc.so.6 $iters $rounds >$REPO/build/vm/mmap.out"
+export SFRAME_VM_QEMU_OPTS
+guest="$REPO/build/selftests/sframe/mmap_bench /usr/lib/x86_64-linux-gnu/libc.so.6 $iters $rounds >$REPO/build/vm/mmap.out"
 
 # run FLAVOUR: one boot; prints mmap_bench's output
 run() {
-	local try rc
-	for try in 1 2 3; do
-		rc=0
-		SFRAME_VM_QUIET=1 "$REPO/devtools/vm.sh" "--$1" "$guest" \
-			2>"$out/mmap-vm.log" || rc=$?
-		[ $rc = 3 ] || break
-		warn "the guest had no usable clock (TSC calibration failed under TCG), booting again"
-	done
-	[ $rc = 0 ] || { cat "$out/mmap-vm.log" >&2; die "mmap_bench failed in the VM"; }
+	vm_bench "$1" "$out/mmap-vm.log" "$guest" ||
+		{ cat "$out/mmap-vm.log" >&2; die "mmap_bench failed in the VM"; }
 	cat "$REPO/build/vm/mmap.out"
 }
 

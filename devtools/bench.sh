@@ -27,16 +27,8 @@ if [ "${1:-}" != --report ]; then
 "$REPO/devtools/demo/build.sh" "$REPO/build/demo"
 
 msg "benchmark in the VM (perf kernel)"
-SFRAME_VM_APPEND=$(vm_tsc_append)
-export SFRAME_VM_APPEND
-for try in 1 2 3; do
-	rc=0
-	SFRAME_VM_QUIET=1 "$REPO/devtools/vm.sh" --perf \
-		"$REPO/devtools/bench-guest.sh $REPO $REPO/build/vm" 2>"$out/vm.log" || rc=$?
-	[ $rc = 3 ] || break
-	warn "the guest had no usable clock (TSC calibration failed under TCG), booting again"
-done
-[ $rc = 0 ] || { cat "$out/vm.log" >&2; die "the benchmark failed in the VM"; }
+vm_bench perf "$out/vm.log" "$REPO/devtools/bench-guest.sh $REPO $REPO/build/vm" ||
+	{ cat "$out/vm.log" >&2; die "the benchmark failed in the VM"; }
 rm -f "$out"/*-nocache.txt
 for f in kernel.txt unwind.txt lookup.txt runs.txt unwind-nocache.txt lookup-nocache.txt; do
 	[ -f "$REPO/build/vm/$f" ] && cp "$REPO/build/vm/$f" "$out/"

@@ -19,8 +19,9 @@ perf=$("$REPO/devtools/perf.sh")
 "$REPO/devtools/demo/build.sh" "$out"
 
 msg "booting the VM (non-debug kernel) and recording the workload three ways"
-SFRAME_VM_APPEND=$(vm_tsc_append) SFRAME_VM_QUIET=1 "$REPO/devtools/vm.sh" --perf \
-	"$REPO/devtools/demo/record-guest.sh $perf $out $REPO/build/vm $repeat"
+vm_bench perf "$out/vm.log" \
+	"$REPO/devtools/demo/record-guest.sh $perf $out $REPO/build/vm $repeat" ||
+	{ cat "$out/vm.log" >&2; die "the recording failed in the VM"; }
 cp "$REPO/build/vm/runs.txt" "$REPO/build/vm/top.txt" "$out/"
 "$REPO/devtools/demo/table.sh" "$out/runs.txt" | tee "$out/table.md"
 echo

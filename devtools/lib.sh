@@ -27,6 +27,24 @@ vm_tsc_append() {
 	awk -F': ' '/^cpu MHz/ { printf "tsc_early_khz=%d tsc=reliable", $2 * 1000; exit }' /proc/cpuinfo
 }
 
+# vm_bench FLAVOUR LOG CMD: run CMD in a VM of FLAVOUR (perf, baseline)
+# whose timings matter: the guest gets the host's TSC rate and refuses a
+# jiffies clocksource, in which case it boots again (up to 3 times).
+# The VM's messages go to LOG; returns CMD's status.
+vm_bench() {
+	local flavour=$1 log=$2 cmd=$3 try rc
+	# shellcheck disable=SC2016 # expanded in the guest
+	local check='case $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource) in *jiffies*) echo "clocksource: jiffies" >&2; exit 3 ;; esac'
+	for try in 1 2 3; do
+		rc=0
+		SFRAME_VM_APPEND="$(vm_tsc_append) ${SFRAME_VM_APPEND:-}" SFRAME_VM_QUIET=1 \
+			"$REPO/devtools/vm.sh" "--$flavour" "$check; $cmd" 2>"$log" || rc=$?
+		[ "$rc" = 3 ] || return "$rc"
+		warn "the guest had no usable clock (TSC calibration failed under TCG), booting again"
+	done
+	return "$rc"
+}
+
 # pkglist FILE: the package names of FILE, comments and blanks removed.
 pkglist() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1" | tr -s ' \t' '\n' | sort -u; }
 

@@ -3,10 +3,11 @@
 #
 # vm.sh [--perf|--baseline] CMD...: boot the x86_64 VM kernel (debug
 # flavour unless --perf; --baseline is the perf flavour without the
-# feature, for cost comparisons) with virtme-ng, the sid root as the guest's root filesystem and
-# this repository at the same path (build/vm writable), run CMD and return
-# its exit status. The console log, dmesg and a kmemleak report are kept in
-# build/vm/; the run fails if any of them holds a kernel splat.
+# feature, for cost comparisons) with virtme-ng, the sid root as the
+# guest's root filesystem and this repository at the same path (build/vm
+# writable), run CMD and return its exit status. The console log, dmesg
+# and a kmemleak report are kept in build/vm/; the run fails if any of
+# them holds a kernel splat.
 # SFRAME_KVM=0/1 forces TCG or KVM; by default KVM is used only where it
 # works (not on a PVM hypervisor, where a standard guest hangs).
 # SFRAME_VM_APPEND adds to the guest kernel's command line,
