@@ -6,8 +6,8 @@
 # feature, for cost comparisons) with virtme-ng, the sid root as the
 # guest's root filesystem and this repository at the same path (build/vm
 # writable), run CMD and return its exit status. The console log, dmesg
-# and a kmemleak report are kept in build/vm/; the run fails if any of
-# them holds a kernel splat.
+# and a kmemleak report are kept in build/vm/; if any of them holds a
+# kernel splat, the run fails with status 124 whatever CMD returned.
 # SFRAME_KVM=0/1 forces TCG or KVM; by default KVM is used only where it
 # works (not on a PVM hypervisor, where a standard guest hangs).
 # SFRAME_VM_APPEND adds to the guest kernel's command line,
@@ -74,6 +74,6 @@ if ! "$REPO/devtools/splat-check.sh" "$out/console-kernel.log" \
 	$( [ -f "$out/dmesg.txt" ] && echo "$out/dmesg.txt" ) \
 	$( [ -f "$out/kmemleak.txt" ] && echo "$out/kmemleak.txt" ); then
 	warn "kernel splat during the VM run: failing it (logs in build/vm/)"
-	[ "$rc" = 0 ] && rc=124
+	rc=124
 fi
 exit "$rc"

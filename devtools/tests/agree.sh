@@ -1,51 +1,60 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# agree-guest.sh PERF PROGRAM OUTDIR: in the VM, compare the user call
-# chains the kernel unwinds from .sframe with perf's DWARF unwinding
-# (libdw, 16 KB stack dump) at the same points of one run. PROGRAM is
-# Debian's zstd, built -O2 -fomit-frame-pointer -Wa,--gsframe; it
-# compresses and decompresses a fixed input. Every user page fault of the
-# run is sampled twice: by the page-faults:u software event with
-# --call-graph sframe, and by the exceptions:page_fault_user tracepoint with
-# call-graph=dwarf. Both fire once per user fault, so the k-th samples of
-# both events in a thread are the same fault.
+# agree.sh: compare the user call chains the kernel unwinds from .sframe
+# with perf's DWARF unwinding (libdw, 16 KB stack dump) at the same points
+# of one run of PROGRAM, Debian's zstd built -O2 -fomit-frame-pointer
+# -Wa,--gsframe, compressing and decompressing INPUT. Two steps:
+#
+#   agree.sh record PERF PROGRAM INPUT DATA   in the VM: record DATA
+#   agree.sh analyze PERF DATA PROGRAM        on the host (in the sid
+#                                             root, which is the guest's
+#                                             root filesystem): compare
+#
+# Only the recording needs the patched kernel; perf script's DWARF
+# unwinding and the comparison run natively, not under TCG.
+#
+# Every user page fault of the run is sampled twice: by the page-faults:u
+# software event with --call-graph sframe, and by the
+# exceptions:page_fault_user tracepoint with call-graph=dwarf. Both fire
+# once per user fault, so the k-th samples of both events in a thread are
+# the same fault.
 #
 # A pair counts where the DWARF chain is complete (reaches main) and the
 # faulting instruction is in PROGRAM (Debian's libc has no .sframe, so the
 # kernel cannot unwind from inside it, by design). For those pairs the
 # chains must agree exactly from the faulting IP down to main(): same
 # addresses (libdw reports a caller's address as return address - 1).
-# Prints the counts and "agreement P%"; exits 0 if P >= 99.
+# analyze prints the counts and "agreement P%"; exits 0 if P >= 99.
 set -euo pipefail
-perf=$1 prog=$2 out=$3
-tmp=/tmp/sframe-agree
-name=$(basename "$prog")
-# agree-guest.sh --analyze SCRIPT-OUTPUT PROGRAM-NAME: only the comparison
-if [ "$1" = --analyze ]; then
-	script=$2 name=$3
-else
-	script=$tmp/script.txt
+usage() {
+	echo "usage: agree.sh record PERF PROGRAM INPUT DATA | analyze PERF DATA PROGRAM" >&2
+	exit 2
+}
+[ $# -ge 4 ] || usage
+mode=$1 perf=$2
+
+if [ "$mode" = record ]; then
+	[ $# = 5 ] || usage
+	prog=$3 input=$4 data=$5 tmp=/tmp/sframe-agree
 	rm -rf "$tmp"
-	mkdir -p "$tmp" "$out"
-
-# A fixed, compressible input: text made from the program's own bytes
-od -An -tx1 -v "$prog" >"$tmp/hex"
-head -c 3000000 "$tmp/hex" >"$tmp/input"
-echo 1 >/proc/sys/kernel/sframe_unwind
-"$prog" -q -f -3 "$tmp/input" -o "$tmp/warm.zst"	# page cache
-"$perf" record -q -m 16M -o "$tmp/perf.data" --call-graph sframe \
-	-e page-faults/period=1/u \
-	-e exceptions:page_fault_user/call-graph=dwarf,stack-size=16384/ \
-	-- /bin/sh -c "'$prog' -q -f -6 '$tmp/input' -o '$tmp/in.zst' &&
-		'$prog' -q -f -d '$tmp/in.zst' -o '$tmp/out'" 2>"$tmp/err" ||
-	{ cat "$tmp/err"; exit 1; }
-cmp -s "$tmp/input" "$tmp/out" || { echo "zstd round trip failed"; exit 1; }
-
-"$perf" script -i "$tmp/perf.data" --no-inline --comms "$name" \
-	-F event,tid,ip,sym,dso 2>/dev/null >"$script"
-cp "$script" "$out/agree-script.txt" 2>/dev/null || true
+	mkdir -p "$tmp"
+	echo 1 >/proc/sys/kernel/sframe_unwind
+	"$prog" -q -f -3 "$input" -o "$tmp/warm.zst"	# page cache
+	"$perf" record -q -m 16M -o "$tmp/perf.data" --call-graph sframe \
+		-e page-faults/period=1/u \
+		-e exceptions:page_fault_user/call-graph=dwarf,stack-size=16384/ \
+		-- /bin/sh -c "'$prog' -q -f -6 '$input' -o '$tmp/in.zst' &&
+			'$prog' -q -f -d '$tmp/in.zst' -o '$tmp/out'" 2>"$tmp/err" ||
+		{ cat "$tmp/err"; exit 1; }
+	cmp -s "$input" "$tmp/out" || { echo "zstd round trip failed"; exit 1; }
+	cp "$tmp/perf.data" "$data"
+	exit 0
 fi
+[ "$mode" = analyze ] && [ $# = 4 ] || usage
+data=$3 name=$(basename "$4")
+"$perf" script -i "$data" --no-inline --comms "$name" -F event,tid,ip,sym,dso \
+	2>/dev/null >"$data.script"
 
 awk -v prog="$name" '
 # user addresses fit in the 53 bits of an awk number
@@ -119,4 +128,4 @@ END {
 	printf "faults sampled: %d; faulting IP in a library: %d; DWARF chain incomplete: %d\n", total, in_lib, incomplete
 	printf "compared: %d, agree exactly down to main: %d, agreement %.2f%%\n", compared, agree, pct
 	exit !(compared >= 100 && pct >= 99 && !mismatch_counts)
-}' "$script"
+}' "$data.script"

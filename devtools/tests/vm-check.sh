@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vm-check.sh: on the host, after devtools/tests/vm-tests.sh ran in the
+# debug VM, turn what it left in build/vm/ into TAP:
+#   - the booted kernel is the patched 7.2 and has the feature's options;
+#   - one line per KUnit case that ran at boot (sframe, sframe_registry),
+#     from the KTAP in the console log;
+#   - perf's shell test of --call-graph sframe;
+#   - the SFrame/DWARF agreement on Debian's zstd (the comparison runs
+#     here, natively, in the sid root that was the guest's root);
+#   - the kselftests' own TAP.
+# Exits non-zero if any line is "not ok".
+set -uo pipefail
+. "$(dirname "$0")/../lib.sh"
+out=$REPO/build/vm
+n=0 fail=0
+tap() { # tap OK|FAIL description
+	n=$((n + 1))
+	if [ "$1" = OK ]; then echo "ok $n $2"
+	else echo "not ok $n $2"; fail=$((fail + 1)); fi
+}
+
+rel=$(cat "$out/release" 2>/dev/null)
+case $rel in
+7.2*-sframe) tap OK "kernel release is the patched 7.2 ($rel)" ;;
+*) tap FAIL "kernel release '$rel' is not the patched 7.2 (7.2*-sframe)" ;;
+esac
+
+if ! [ -s "$out/config" ]; then
+	tap FAIL "no /proc/config.gz in the guest"
+else
+	for opt in $(grep -hE '^CONFIG_[A-Z0-9_]+=' "$REPO/devtools/configs/feature.config" \
+		"$REPO/devtools/configs/debug.config"); do
+		if grep -qxF "$opt" "$out/config"; then
+			tap OK "running kernel has $opt"
+		else
+			tap FAIL "running kernel lacks $opt"
+		fi
+	done
+fi
+
+# The KUnit suites built into the debug kernel ran at boot
+klog=$(tr -d '\r' <"$out/console-kernel.log" 2>/dev/null | sed -n 's/^\[[^]]*\] //p')
+for suite in sframe sframe_registry; do
+	grep -qE "^(not )?ok [0-9]+ $suite\$" <<<"$klog" ||
+		tap FAIL "KUnit suite $suite did not run at boot"
+done
+while IFS= read -r c; do
+	c=${c#    }
+	case $c in
+	"not ok "*) tap FAIL "kunit: $(cut -d' ' -f4- <<<"$c")" ;;
+	*) tap OK "kunit: $(cut -d' ' -f3- <<<"$c")" ;;
+	esac
+done < <(grep -E '^    (not )?ok [0-9]+ ' <<<"$klog")
+
+if ! [ -f "$out/perf-test.log" ]; then
+	tap FAIL "perf's shell test did not run (no build/perf/perf?)"
+else
+	log=$out/perf-test.log
+	if grep -q 'perf record --call-graph sframe *: Ok' "$log"; then
+		tap OK "perf test: perf record --call-graph sframe ($(grep -m1 'samples in sframe_leaf' "$log"); $(cat "$out/perf-test.time") in the VM)"
+	else
+		tap FAIL "perf test: perf record --call-graph sframe (build/vm/perf-test.log)"
+	fi
+	desc="SFrame vs DWARF (libdw) chains on Debian's zstd"
+	if ! [ -s "$out/agree.data" ]; then
+		tap FAIL "$desc: recording failed (build/vm/agree-record.log)"
+	elif "$REPO/devtools/chroot.sh" "$REPO/devtools/tests/agree.sh" analyze \
+		"$REPO/build/perf/perf" "$out/agree.data" "$REPO/build/agree/zstd" \
+		>"$out/agree.log" 2>&1; then
+		tap OK "$desc: $(tail -n1 "$out/agree.log") (recorded in $(cat "$out/agree.time"))"
+	else
+		tap FAIL "$desc: $(tail -n1 "$out/agree.log") (build/vm/agree.log)"
+	fi
+fi
+
+if [ -s "$out/kselftests.tap" ]; then
+	cat "$out/kselftests.tap"
+	grep -qE '^not ok ' "$out/kselftests.tap" && fail=$((fail + 1))
+else
+	tap FAIL "no kselftest output"
+fi
+[ $fail = 0 ]
