@@ -40,4 +40,13 @@ for t in "$repo"/build/selftests/*/run_test.sh; do
 	"$t" >>"$out/kselftests.tap" 2>&1 || rc=1
 	echo "# $t: $(lap)" >>"$out/kselftests.tap"
 done
+# The procfs case again from a copy in the guest's /tmp, an overlayfs
+# (virtme-ng): /proc/<pid>/sframe must show the path the process sees,
+# which the case compares with /proc/self/exe
+sft=$repo/build/selftests/sframe
+if [ -x "$sft/sframe_unwind" ]; then
+	mkdir -p /tmp/sft-overlay
+	cp "$sft/sframe_unwind" "$sft"/libsft_*.so /tmp/sft-overlay/ &&
+		(cd /tmp/sft-overlay && ./sframe_unwind -t procfs) >>"$out/kselftests.tap" 2>&1 || rc=1
+fi
 exit $rc

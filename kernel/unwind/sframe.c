@@ -936,8 +936,9 @@ int sframe_proc_show(struct seq_file *m, struct pid_namespace *ns,
 			seq_puts(m, "0-0 v0 0");
 		seq_printf(m, " %lu %lu ", atomic_long_read(&e->lookups),
 			   atomic_long_read(&e->failures));
+		/* The path the process sees, also for overlayfs (as maps does) */
 		if (e->file)
-			seq_file_path(m, e->file, "\n");
+			seq_path(m, file_user_path(e->file), "\n");
 		else
 			seq_puts(m, "[anon]");
 		seq_putc(m, '\n');
