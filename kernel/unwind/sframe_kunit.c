@@ -24,27 +24,9 @@
 #include <linux/uaccess.h>
 
 #include "sframe_format.h"
+#define SFB_SHORT_NAMES
 #include "sframe_kunit_builder.h"
 #include "sframe_walk.h"
-
-#define SP		SFRAME_BASE_REG_SP
-#define FP		SFRAME_BASE_REG_FP
-#define W1		SFRAME_FRE_DATAWORD_1B
-#define W2		SFRAME_FRE_DATAWORD_2B
-#define W4		SFRAME_FRE_DATAWORD_4B
-#define A1		SFRAME_FRE_TYPE_ADDR1
-#define A2		SFRAME_FRE_TYPE_ADDR2
-#define A4		SFRAME_FRE_TYPE_ADDR4
-#define INC		SFRAME_FDE_PCTYPE_INC
-#define MASK		SFRAME_FDE_PCTYPE_MASK
-#define V2		SFRAME_VERSION_2
-#define V3		SFRAME_VERSION_3
-#define SORTED		SFRAME_F_FDE_SORTED
-#define PCREL		SFRAME_F_FDE_FUNC_START_PCREL
-#define AMD64		SFRAME_ABI_AMD64_ENDIAN_LITTLE
-#define ARM64		SFRAME_ABI_AARCH64_ENDIAN_LITTLE
-#define S390X		SFRAME_ABI_S390X_ENDIAN_BIG
-#define FLEX		SFRAME_FDE_TYPE_FLEX
 
 /* Largest section a case builds */
 #define SF_BUF_SIZE	4096

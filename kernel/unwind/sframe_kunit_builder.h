@@ -33,6 +33,33 @@
 /* Flex control word */
 #define FLEX_CTRL(reg, deref, reg_p)	(((reg) << 3) | ((deref) << 1) | (reg_p))
 
+/*
+ * Short names for the tables of test sections, for the files that define
+ * SFB_SHORT_NAMES before including this header (the KUnit cases and the
+ * fuzz seeds).
+ */
+#ifdef SFB_SHORT_NAMES
+#define SP		SFRAME_BASE_REG_SP
+#define FP		SFRAME_BASE_REG_FP
+#define W1		SFRAME_FRE_DATAWORD_1B
+#define W2		SFRAME_FRE_DATAWORD_2B
+#define W4		SFRAME_FRE_DATAWORD_4B
+#define A1		SFRAME_FRE_TYPE_ADDR1
+#define A2		SFRAME_FRE_TYPE_ADDR2
+#define A4		SFRAME_FRE_TYPE_ADDR4
+#define INC		SFRAME_FDE_PCTYPE_INC
+#define MASK		SFRAME_FDE_PCTYPE_MASK
+#define V2		SFRAME_VERSION_2
+#define V3		SFRAME_VERSION_3
+#define SORTED		SFRAME_F_FDE_SORTED
+#define PCREL		SFRAME_F_FDE_FUNC_START_PCREL
+#define AMD64		SFRAME_ABI_AMD64_ENDIAN_LITTLE
+#define ARM64		SFRAME_ABI_AARCH64_ENDIAN_LITTLE
+#define S390X		SFRAME_ABI_S390X_ENDIAN_BIG
+#define FLEX		SFRAME_FDE_TYPE_FLEX
+#define CTRL(r, d, p)	FLEX_CTRL(r, d, p)
+#endif
+
 /**
  * struct sfb_fre - an FRE to build
  * @start:	start address, relative to the function (or repeated block)

@@ -15,22 +15,9 @@
 #include <linux/array_size.h>
 
 #include "elfsec.h"
+#define SFB_SHORT_NAMES
 #include "sframe_kunit_builder.h"
 #include "fuzz/sframe_fuzz.h"
-
-#define SP	SFRAME_BASE_REG_SP
-#define FP	SFRAME_BASE_REG_FP
-#define W1	SFRAME_FRE_DATAWORD_1B
-#define W2	SFRAME_FRE_DATAWORD_2B
-#define W4	SFRAME_FRE_DATAWORD_4B
-#define A1	SFRAME_FRE_TYPE_ADDR1
-#define A2	SFRAME_FRE_TYPE_ADDR2
-#define A4	SFRAME_FRE_TYPE_ADDR4
-#define INC	SFRAME_FDE_PCTYPE_INC
-#define MASK	SFRAME_FDE_PCTYPE_MASK
-#define SORTED	SFRAME_F_FDE_SORTED
-#define PCREL	SFRAME_F_FDE_FUNC_START_PCREL
-#define CTRL(r, d, p)	FLEX_CTRL(r, d, p)
 
 #define TEXT	(FUZZ_SEC_BASE - 0x200000UL)
 #define F(n)	(TEXT + 0x1000UL * (n))
