@@ -41,13 +41,15 @@ if [ "$mode" = record ]; then
 	mkdir -p "$tmp"
 	echo 1 >/proc/sys/kernel/sframe_unwind
 	"$prog" -q -f -3 "$input" -o "$tmp/warm.zst"	# page cache
-	"$perf" record -q -m 16M -o "$data" --call-graph sframe \
+	# perf.data on the tmpfs: perf record cannot write it to 9p
+	"$perf" record -q -m 16M -o "$tmp/perf.data" --call-graph sframe \
 		-e page-faults/period=1/u \
 		-e exceptions:page_fault_user/call-graph=dwarf,stack-size=16384/ \
 		-- /bin/sh -c "'$prog' -q -f -6 '$input' -o '$tmp/in.zst' &&
 			'$prog' -q -f -d '$tmp/in.zst' -o '$tmp/out'" 2>"$tmp/err" ||
 		{ cat "$tmp/err"; exit 1; }
 	cmp -s "$input" "$tmp/out" || { echo "zstd round trip failed"; exit 1; }
+	cp "$tmp/perf.data" "$data"
 	exit 0
 fi
 [ "$mode" = analyze ] && [ $# = 4 ] || usage
