@@ -647,6 +647,41 @@ static void test_amd64_v2_secrel(struct kunit *test)
 	sf_check_amd64_rules(test);
 }
 
+/* 4 GiB, or 0 where unsigned long has 32 bits */
+#define SF_4G	((unsigned long)(0x100000000ULL & ULONG_MAX))
+
+/*
+ * V3 function starts are 64-bit: the text 4 GiB above the section (and
+ * 4 GiB below it, if the section is that high), PC-relative or not.  Only
+ * the section is read, the text need not be mapped.
+ */
+static void test_amd64_v3_far_text(struct kunit *test)
+{
+	static const u8 flags[] = { SORTED | PCREL, SORTED };
+	struct sf_ctx *c = test->priv;
+	unsigned int i;
+
+	if (!SF_4G)
+		kunit_skip(test, "no text 4 GiB away with 32-bit addresses");
+	for (i = 0; i < ARRAY_SIZE(flags); i++) {
+		struct sfb_sec s;
+
+		c->text = c->base + SF_4G;
+		s = sf_amd64_sec(test, V3, flags[i]);
+		EXPECT_INIT_OK(test, &s);
+		sf_check_amd64_rules(test);
+		EXPECT_VALID(test);
+
+		if (c->base < SF_4G + TEXT_OFF)
+			continue;
+		c->text = c->base - SF_4G - TEXT_OFF;
+		s = sf_amd64_sec(test, V3, flags[i]);
+		EXPECT_INIT_OK(test, &s);
+		sf_check_amd64_rules(test);
+		EXPECT_VALID(test);
+	}
+}
+
 static void test_empty_section(struct kunit *test)
 {
 	struct sfb_sec s = { V3, SORTED, AMD64, 0, -8, 0, 0, NULL };
@@ -776,6 +811,33 @@ static void test_pctype_mask(struct kunit *test)
 			EXPECT_AT(test, blk + 12, F(1), 0x40, 11);
 		}
 		EXPECT_NOENT(test, F(1) + 0x40);
+		EXPECT_VALID(test);
+	}
+}
+
+/* A repetition block whose size is not a power of two */
+static void test_pctype_mask_odd(struct kunit *test)
+{
+	static const struct sfb_fre fres[] = {
+		{ 0, FRE_INFO(SP, 1, W1), { 8 } },
+		{ 3, FRE_INFO(SP, 1, W1), { 16 } },
+	};
+	const struct sfb_fde fdes[] = {
+		{ F(1), 24, FDE_INFO(A1, MASK), 0, 6, FRES(fres) },
+	};
+	struct sfb_sec s = { V3, SORTED | PCREL, AMD64, 0, -8, 0, FDES(fdes) };
+	unsigned long blk;
+	int v;
+
+	for (v = V2; v <= V3; v++) {
+		s.version = v;
+		EXPECT_INIT_OK(test, &s);
+		for (blk = F(1); blk < F(1) + 24; blk += 6) {
+			EXPECT_RANGE(test, blk, blk + 3, "cfa=r7+8 ra=[cfa-8] fp=same");
+			EXPECT_RANGE(test, blk + 3, blk + 6,
+				     "cfa=r7+16 ra=[cfa-8] fp=same");
+		}
+		EXPECT_NOENT(test, F(1) + 24);
 		EXPECT_VALID(test);
 	}
 }
@@ -1057,12 +1119,33 @@ static void test_outermost(struct kunit *test)
 		EXPECT_RULE(test, F(1) + 1, "cfa=r7+8 ra=[cfa-8] fp=same");
 		EXPECT_RULE(test, F(1) + 7, "cfa=undef ra=undef fp=undef outermost");
 		EXPECT_AT(test, F(1) + 6, F(1), 8, 5);
-		EXPECT_RANGE(test, F(2), F(2) + 8,
-			     "cfa=undef ra=undef fp=undef outermost");
-		EXPECT_AT(test, F(2) + 3, F(2), 8, 0);
+		if (v == V3) {
+			/* V3: a default FDE without FREs is an outermost frame */
+			EXPECT_RANGE(test, F(2), F(2) + 8,
+				     "cfa=undef ra=undef fp=undef outermost");
+			EXPECT_AT(test, F(2) + 3, F(2), 8, 0);
+		} else {
+			/* V2 gives it no meaning: no rule, not the stack's end */
+			EXPECT_NOENT(test, F(2));
+			EXPECT_NOENT(test, F(2) + 7);
+		}
 		EXPECT_NOENT(test, F(2) + 8);
 		EXPECT_VALID(test);
 	}
+}
+
+/* A flexible FDE without FREs has no rule either (V3 only) */
+static void test_flex_no_fres(struct kunit *test)
+{
+	const struct sfb_fde fdes[] = {
+		{ F(1), 8, FDE_INFO(A1, INC), FLEX, 0, 0, NULL },
+	};
+	struct sfb_sec s = { V3, SORTED | PCREL, AMD64, 0, -8, 0, FDES(fdes) };
+
+	EXPECT_INIT_OK(test, &s);
+	EXPECT_NOENT(test, F(1));
+	EXPECT_NOENT(test, F(1) + 7);
+	EXPECT_VALID(test);
 }
 
 static void test_signal(struct kunit *test)
@@ -1166,6 +1249,115 @@ static void test_bad_dataword(struct kunit *test)
 	EXPECT_BAD(test, F(2) + 3, SFRAME_R_FRE_OUTSIDE);
 }
 
+/*
+ * No FRE has more than 6 data words (a flexible FRE's three pairs): FREs
+ * with 7 to 15 words, all inside the section, fail on every ABI and in
+ * both versions before their words are decoded.  The reader decodes into
+ * arrays of 6 words, so without that check the lookup writes past them
+ * (KASAN in the kernel, ASan and UBSan in the harness see it).
+ */
+static void test_dataword_count_max(struct kunit *test)
+{
+	static const struct {
+		u8		abi;
+		s8		fixed_ra;
+		const char	*rule;
+	} abis[] = {
+		{ AMD64, -8, "cfa=r7+8 ra=[cfa-8] fp=same" },
+		{ ARM64, 0, "cfa=r31+8 ra=same fp=same" },
+		{ S390X, 0, "cfa=r15+224 ra=same fp=same" },
+	};
+	const unsigned int nfres = SFRAME_FRE_MAX_DATAWORDS - 6 + 2;
+	struct sfb_fre *fres;
+	struct sfb_fde fdes[2];
+	unsigned int i, n, v;
+
+	/* F(1): 1-byte words, F(2): 4-byte words; FRE n - 6 has n words */
+	fres = kunit_kcalloc(test, 2 * nfres, sizeof(*fres), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, fres);
+	for (i = 0; i < 2; i++) {
+		struct sfb_fre *f = fres + i * nfres;
+		u8 wsize = i ? W4 : W1;
+
+		f[0] = (struct sfb_fre){ 0, FRE_INFO(SP, 1, wsize), { 8 } };
+		for (n = 7; n <= SFRAME_FRE_MAX_DATAWORDS; n++) {
+			f[n - 6] = (struct sfb_fre){ n - 6, FRE_INFO(SP, n, wsize),
+						     { 0 } };
+			for (v = 0; v < n; v++)
+				f[n - 6].w[v] = i ? 0x7f7f7f00 + v : 0x70 + v;
+		}
+		f[nfres - 1] = f[0];
+		f[nfres - 1].start = nfres - 1;
+		fdes[i] = (struct sfb_fde){ F(1 + i), nfres, FDE_INFO(A1, INC),
+					    0, 0, nfres, f };
+	}
+
+	for (v = V2; v <= V3; v++) {
+		for (i = 0; i < ARRAY_SIZE(abis); i++) {
+			struct sfb_sec s = { v, SORTED | PCREL, abis[i].abi, 0,
+					     abis[i].fixed_ra, 0, FDES(fdes) };
+			unsigned long pc;
+
+			EXPECT_INIT_OK(test, &s);
+			for (pc = F(1); pc <= F(2); pc += F(2) - F(1)) {
+				EXPECT_RULE(test, pc, abis[i].rule);
+				for (n = 7; n <= SFRAME_FRE_MAX_DATAWORDS; n++)
+					EXPECT_BAD(test, pc + n - 6,
+						   SFRAME_R_BAD_DATAWORD_COUNT);
+				EXPECT_RULE(test, pc + nfres - 1, abis[i].rule);
+			}
+			EXPECT_INVALID(test, SFRAME_R_BAD_DATAWORD_COUNT);
+		}
+	}
+}
+
+/*
+ * The work of one lookup is bounded: a function of SFRAME_FDE_MAX_FRES
+ * FREs is read to its last FRE, one more FRE makes the section corrupt
+ * before any FRE is read.
+ */
+static void test_fre_limit(struct kunit *test)
+{
+	const u32 n = SFRAME_FDE_MAX_FRES;
+	struct sf_ctx *c = test->priv;
+	struct sfb_fde fdes[1];
+	struct sframe_rule r;
+	struct sfb_fre *fres;
+	u32 i, v;
+
+	/* 2-byte starts, no data words: 3 bytes per FRE */
+	fres = kunit_kcalloc(test, n + 1, sizeof(*fres), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, fres);
+	for (i = 0; i <= n; i++)
+		fres[i] = (struct sfb_fre){ i, FRE_INFO(SP, 0, W1), { 0 } };
+
+	for (v = V2; v <= V3; v++) {
+		struct sfb_sec s = { v, SORTED | PCREL, AMD64, 0, -8, 0,
+				     1, fdes };
+
+		fdes[0] = (struct sfb_fde){ F(1), n + 1, FDE_INFO(A2, INC),
+					    0, 0, n, fres };
+		EXPECT_INIT_OK(test, &s);
+		EXPECT_RULE(test, F(1) + n - 1,
+			    "cfa=undef ra=undef fp=undef outermost");
+		KUNIT_EXPECT_EQ(test, sframe_find(&c->sec, F(1) + n - 1, &r,
+						  NULL), 0);
+		KUNIT_EXPECT_EQ(test, r.fres_read, n);
+		KUNIT_EXPECT_EQ(test, sframe_find(&c->sec, F(1) + 2, &r,
+						  NULL), 0);
+		KUNIT_EXPECT_EQ(test, r.fres_read, 4U);
+		EXPECT_VALID(test);
+
+		fdes[0].nfres = n + 1;
+		EXPECT_INIT_OK(test, &s);
+		EXPECT_BAD(test, F(1), SFRAME_R_FRE_LIMIT);
+		EXPECT_BAD(test, F(1) + n, SFRAME_R_FRE_LIMIT);
+		EXPECT_FIND_NOFAULT(test, F(1) + n, -EBADMSG,
+				    SFRAME_R_FRE_LIMIT);
+		EXPECT_INVALID(test, SFRAME_R_FRE_LIMIT);
+	}
+}
+
 static void test_fre_not_increasing(struct kunit *test)
 {
 	static const struct sfb_fre fres[] = {
@@ -1187,6 +1379,39 @@ static void test_fre_not_increasing(struct kunit *test)
 	EXPECT_INVALID(test, SFRAME_R_FRE_NOT_INCREASING);
 	sf_put8(test, c->lay.fre[0][2], 5);
 	EXPECT_BAD(test, F(1) + 5, SFRAME_R_FRE_NOT_INCREASING);
+}
+
+/*
+ * Two FREs with the same start, and increasing starts after them: the
+ * lookup that reaches the pair fails, not only one that reaches a
+ * decreasing start.
+ */
+static void test_fre_equal_starts(struct kunit *test)
+{
+	static const struct sfb_fre fres[] = {
+		{ 0, FRE_INFO(SP, 1, W1), { 8 } },
+		{ 4, FRE_INFO(SP, 1, W1), { 16 } },
+		{ 4, FRE_INFO(SP, 1, W1), { 24 } },
+		{ 6, FRE_INFO(SP, 1, W1), { 32 } },
+	};
+	const struct sfb_fde fdes[] = {
+		{ F(1), 8, FDE_INFO(A1, INC), 0, 0, FRES(fres) },
+	};
+	struct sfb_sec s = { V3, SORTED | PCREL, AMD64, 0, -8, 0, FDES(fdes) };
+	struct sf_ctx *c = test->priv;
+
+	EXPECT_INIT_OK(test, &s);
+	EXPECT_RULE(test, F(1) + 3, "cfa=r7+8 ra=[cfa-8] fp=same");
+	EXPECT_BAD(test, F(1) + 4, SFRAME_R_FRE_NOT_INCREASING);
+	EXPECT_BAD(test, F(1) + 5, SFRAME_R_FRE_NOT_INCREASING);
+	EXPECT_BAD(test, F(1) + 7, SFRAME_R_FRE_NOT_INCREASING);
+	EXPECT_INVALID(test, SFRAME_R_FRE_NOT_INCREASING);
+	/* {0, 4, 5, 6}: every FRE is reached */
+	sf_put8(test, c->lay.fre[0][2], 5);
+	EXPECT_RULE(test, F(1) + 4, "cfa=r7+16 ra=[cfa-8] fp=same");
+	EXPECT_RULE(test, F(1) + 5, "cfa=r7+24 ra=[cfa-8] fp=same");
+	EXPECT_RANGE(test, F(1) + 6, F(1) + 8, "cfa=r7+32 ra=[cfa-8] fp=same");
+	EXPECT_VALID(test);
 }
 
 static void test_pc_before_first_fre(struct kunit *test)
@@ -1243,12 +1468,44 @@ static void test_fre_outside(struct kunit *test)
 	EXPECT_REINIT(test, 0, SFRAME_R_NONE);
 	EXPECT_BAD(test, F(3) + 0x17, SFRAME_R_FRE_OUTSIDE);
 
-	/* V2: a huge FRE count must end at the section end */
+	/* V2: an FRE count within the limit must end at the section end */
 	s = sf_amd64_sec(test, V2, SORTED | PCREL);
 	EXPECT_INIT_OK(test, &s);
-	sf_put32(test, c->lay.fde[2] + 12, 0xffffffff);
+	sf_put32(test, c->lay.fde[2] + 12, SFRAME_FDE_MAX_FRES);
 	EXPECT_BAD(test, F(3) + 0x17, SFRAME_R_FRE_OUTSIDE);
 	EXPECT_INVALID(test, SFRAME_R_FRE_OUTSIDE);
+	/* and a huge one is refused before any FRE is read */
+	sf_put32(test, c->lay.fde[2] + 12, 0xffffffff);
+	EXPECT_BAD(test, F(3) + 0x17, SFRAME_R_FRE_LIMIT);
+	EXPECT_INVALID(test, SFRAME_R_FRE_LIMIT);
+}
+
+/*
+ * An FRE header or a V3 attribute record that ends one byte past the FRE
+ * sub-section, with section bytes after it: the section is corrupt
+ * (-EBADMSG), it is not a short read (-EFAULT).
+ */
+static void test_fre_straddles_end(struct kunit *test)
+{
+	struct sf_ctx *c = test->priv;
+	struct sfb_sec s;
+	int v;
+
+	for (v = V2; v <= V3; v++) {
+		s = sf_amd64_sec(test, v, SORTED | PCREL);
+		EXPECT_INIT_OK(test, &s);
+		/* the sub-section ends after the first byte of the last FRE */
+		sf_put32(test, H_FRE_LEN, c->lay.fre[2][1] + 1 - c->lay.fres);
+		EXPECT_REINIT(test, 0, SFRAME_R_NONE);
+		EXPECT_BAD(test, F(3) + 0x10, SFRAME_R_FRE_OUTSIDE);
+		EXPECT_BAD(test, F(3) + 0x17, SFRAME_R_FRE_OUTSIDE);
+		EXPECT_RULE(test, F(2) + 4, "cfa=r6+16 ra=[cfa-8] fp=[cfa-16]");
+	}
+	/* the attribute record of the last function ends 1 byte too late */
+	sf_put32(test, H_FRE_LEN, c->lay.fde_data[2] + 4 - c->lay.fres);
+	EXPECT_REINIT(test, 0, SFRAME_R_NONE);
+	EXPECT_BAD(test, F(3) + 0x10, SFRAME_R_FRE_OUTSIDE);
+	EXPECT_RULE(test, F(2) + 4, "cfa=r6+16 ra=[cfa-8] fp=[cfa-16]");
 }
 
 /* ------------------------------------------------------------------ */
@@ -1527,11 +1784,13 @@ static struct kunit_case sframe_test_cases[] = {
 	KUNIT_CASE(test_amd64_v3_secrel),
 	KUNIT_CASE(test_amd64_v2_pcrel),
 	KUNIT_CASE(test_amd64_v2_secrel),
+	KUNIT_CASE(test_amd64_v3_far_text),
 	KUNIT_CASE(test_empty_section),
 	KUNIT_CASE(test_binary_search),
 	KUNIT_CASE(test_fre_addr2_addr4),
 	KUNIT_CASE(test_dataword_sizes),
 	KUNIT_CASE(test_pctype_mask),
+	KUNIT_CASE(test_pctype_mask_odd),
 	KUNIT_CASE(test_rep_size_zero),
 	KUNIT_CASE(test_aarch64),
 	KUNIT_CASE(test_amd64_ignores_pauth),
@@ -1542,12 +1801,17 @@ static struct kunit_case sframe_test_cases[] = {
 	KUNIT_CASE(test_flex_s390x),
 	KUNIT_CASE(test_flex_bad),
 	KUNIT_CASE(test_outermost),
+	KUNIT_CASE(test_flex_no_fres),
+	KUNIT_CASE(test_fre_limit),
 	KUNIT_CASE(test_signal),
 	KUNIT_CASE(test_bad_types),
 	KUNIT_CASE(test_bad_dataword),
+	KUNIT_CASE(test_dataword_count_max),
 	KUNIT_CASE(test_fre_not_increasing),
+	KUNIT_CASE(test_fre_equal_starts),
 	KUNIT_CASE(test_pc_before_first_fre),
 	KUNIT_CASE(test_fre_outside),
+	KUNIT_CASE(test_fre_straddles_end),
 	KUNIT_CASE(test_fault_straddle),
 	KUNIT_CASE(test_nofault),
 	KUNIT_CASE(test_validate_unsorted),

@@ -4,11 +4,13 @@
  *
  * Every byte of the section is read from user memory by sframe_read(),
  * which checks it against the section bounds before calling
- * copy_from_user().  Nothing read from the section is trusted: offsets and
- * counts are checked before use and every loop is bounded, so a corrupt or
- * hostile section makes the lookup fail with -EBADMSG, never misbehave.
- * A fault while reading is reported as -EFAULT and is never mistaken for
- * corruption: the memory may simply not be paged in.
+ * copy_from_user(), or copy_from_user_nofault() for
+ * sframe_find_nofault().  Nothing read from the section is trusted:
+ * offsets and counts are checked before use and every loop is bounded,
+ * so a corrupt or hostile section makes the lookup fail with -EBADMSG,
+ * never misbehave, and the work of one lookup is bounded (see
+ * sframe_find()).  A fault while reading is reported as -EFAULT and is
+ * never mistaken for corruption: the memory may simply not be paged in.
  *
  * The kernel only reads sections of its own architecture, so all fields
  * are read in native byte order.
@@ -24,7 +26,6 @@
 #include <linux/types.h>
 #include <linux/uaccess.h>
 #include <linux/unaligned.h>
-#include <asm/tlb.h>
 
 #include "sframe_format.h"
 #include "sframe_walk.h"
@@ -64,6 +65,7 @@ static_assert(SFRAME_FRE_MAX_SIZE <= SFRAME_CURSOR_SIZE);
 struct sframe_cursor {
 	unsigned long	base;	/* user address of buf[0] */
 	unsigned int	len;	/* number of valid bytes in buf */
+	bool		nofault;	/* read with copy_from_user_nofault() */
 	u8		buf[SFRAME_CURSOR_SIZE];
 };
 
@@ -117,6 +119,7 @@ static const char * const sframe_reasons[SFRAME_NR_REASONS] = {
 	[SFRAME_R_BAD_REGNUM]		= "bad register number",
 	[SFRAME_R_BAD_OFFSET]		= "offset out of range",
 	[SFRAME_R_FRE_COUNT]		= "FRE count mismatch",
+	[SFRAME_R_FRE_LIMIT]		= "too many FREs in a function",
 };
 
 /**
@@ -150,15 +153,19 @@ static int sframe_bad(enum sframe_reason *reason, enum sframe_reason why)
  *
  * Copy up to @max bytes from user address @addr to @buf.  The first @min
  * bytes must lie inside the section, else the section is corrupt (@oob
- * names why); the copy stops at the end of the section.
+ * names why); the copy stops at the end of the section.  With @nofault,
+ * copy_from_user_nofault() reads all or nothing: if the @max bytes are
+ * not all resident, only @min are read.
  *
  * Return: the number of bytes copied (at least @min), -EBADMSG, or -EFAULT
  * if fewer than @min bytes could be copied.
  */
 static int sframe_read(const struct sframe_section *sec, unsigned long addr,
 		       void *buf, unsigned int min, unsigned int max,
-		       enum sframe_reason oob, enum sframe_reason *reason)
+		       bool nofault, enum sframe_reason oob,
+		       enum sframe_reason *reason)
 {
+	const void __user *src = (const void __user *)addr;
 	unsigned long left;
 
 	if (addr < sec->sframe_start || addr > sec->sframe_end)
@@ -168,7 +175,14 @@ static int sframe_read(const struct sframe_section *sec, unsigned long addr,
 		return sframe_bad(reason, oob);
 	max = min_t(unsigned long, max, left);
 
-	left = copy_from_user(buf, (const void __user *)addr, max);
+	if (nofault) {
+		if (!copy_from_user_nofault(buf, src, max))
+			return max;
+		if (max > min && !copy_from_user_nofault(buf, src, min))
+			return min;
+		return -EFAULT;
+	}
+	left = copy_from_user(buf, src, max);
 	if (max - left < min)
 		return -EFAULT;
 	return max - left;
@@ -195,7 +209,7 @@ static int sframe_cursor_get(const struct sframe_section *sec,
 
 		max = min_t(unsigned long, sizeof(c->buf), sec->fres_end - addr);
 		c->len = 0;
-		ret = sframe_read(sec, addr, c->buf, size, max,
+		ret = sframe_read(sec, addr, c->buf, size, max, c->nofault,
 				  SFRAME_R_FRE_OUTSIDE, reason);
 		if (ret < 0)
 			return ret;
@@ -211,7 +225,8 @@ static int sframe_cursor_get(const struct sframe_section *sec,
  * index entry only: sframe_fde_attr() reads the rest.
  */
 static int sframe_fde_read(const struct sframe_section *sec, u32 idx,
-			   struct sframe_fde *fde, enum sframe_reason *reason)
+			   struct sframe_fde *fde, bool nofault,
+			   enum sframe_reason *reason)
 {
 	unsigned long addr = sec->fdes_start + (unsigned long)idx * sec->fde_size;
 	unsigned long base = sec->sframe_start;
@@ -224,7 +239,7 @@ static int sframe_fde_read(const struct sframe_section *sec, u32 idx,
 	if (sec->version == SFRAME_VERSION_2) {
 		struct sframe_fde_v2 e;
 
-		ret = sframe_read(sec, addr, &e, sizeof(e), sizeof(e),
+		ret = sframe_read(sec, addr, &e, sizeof(e), sizeof(e), nofault,
 				  SFRAME_R_FDES_OUTSIDE, reason);
 		if (ret < 0)
 			return ret;
@@ -238,7 +253,7 @@ static int sframe_fde_read(const struct sframe_section *sec, u32 idx,
 	} else {
 		struct sframe_fde_v3 e;
 
-		ret = sframe_read(sec, addr, &e, sizeof(e), sizeof(e),
+		ret = sframe_read(sec, addr, &e, sizeof(e), sizeof(e), nofault,
 				  SFRAME_R_FDES_OUTSIDE, reason);
 		if (ret < 0)
 			return ret;
@@ -280,6 +295,9 @@ static int sframe_fde_attr(const struct sframe_section *sec,
 	if (SFRAME_FDE_INFO_PCTYPE(fde->info) == SFRAME_FDE_PCTYPE_MASK &&
 	    !fde->rep_size)
 		return sframe_bad(reason, SFRAME_R_REP_SIZE_ZERO);
+	/* Bounds the FREs one lookup reads, see SFRAME_FDE_MAX_FRES */
+	if (fde->fres_num > SFRAME_FDE_MAX_FRES)
+		return sframe_bad(reason, SFRAME_R_FRE_LIMIT);
 	return 0;
 }
 
@@ -550,13 +568,25 @@ static void sframe_rule_init(const struct sframe_section *sec,
 		rule->flags |= SFRAME_RULE_PAUTH_KEY_B;
 	if (SFRAME_V3_FDE_INFO2_TYPE(fde->info2) == SFRAME_FDE_TYPE_FLEX)
 		rule->flags |= SFRAME_RULE_FLEX;
-	if (!fde->fres_num)
-		rule->flags |= SFRAME_RULE_OUTERMOST;
+}
+
+/*
+ * A V3 default FDE without FREs marks an outermost frame.  Version 2 gives
+ * no meaning to an FDE without FREs, nor does V3 to a flexible one: such
+ * a function has no rule, and the unwinder falls back to frame pointers
+ * rather than ending the stack there.
+ */
+static bool sframe_fde_outermost(const struct sframe_section *sec,
+				 const struct sframe_fde *fde)
+{
+	return sec->version == SFRAME_VERSION_3 &&
+	       SFRAME_V3_FDE_INFO2_TYPE(fde->info2) == SFRAME_FDE_TYPE_DEFAULT;
 }
 
 /* Binary search for the FDE of the function containing @pc. */
 static int sframe_fde_find(const struct sframe_section *sec, unsigned long pc,
-			   struct sframe_fde *fde, enum sframe_reason *reason)
+			   struct sframe_fde *fde, bool nofault,
+			   enum sframe_reason *reason)
 {
 	u32 lo = 0, hi = sec->num_fdes;
 	struct sframe_fde tmp;
@@ -566,7 +596,7 @@ static int sframe_fde_find(const struct sframe_section *sec, unsigned long pc,
 	while (lo < hi) {
 		u32 mid = lo + (hi - lo) / 2;
 
-		ret = sframe_fde_read(sec, mid, &tmp, reason);
+		ret = sframe_fde_read(sec, mid, &tmp, nofault, reason);
 		if (ret)
 			return ret;
 		if (tmp.func_start <= pc) {
@@ -583,25 +613,9 @@ static int sframe_fde_find(const struct sframe_section *sec, unsigned long pc,
 	return 0;
 }
 
-/**
- * sframe_find() - find the rule to recover the caller's frame at a PC
- * @sec:	section set up by sframe_section_init()
- * @pc:		user PC
- * @rule:	the rule, on success
- * @reason:	if not NULL, why the section is corrupt on -EBADMSG, else
- *		SFRAME_R_NONE
- *
- * Look up the FDE of the function containing @pc (binary search), then
- * the last FRE starting at or before @pc.  A function without FREs or an
- * FRE without data words yields an outermost rule.
- *
- * Context: Any context that may access user memory.  May sleep to fault
- * in pages unless page faults are disabled, see sframe_find_nofault().
- * Return: 0 on success; -ENOENT if the section does not cover @pc; -EBADMSG
- * if the section is corrupt; -EFAULT if the section could not be read.
- */
-int sframe_find(const struct sframe_section *sec, unsigned long pc,
-		struct sframe_rule *rule, enum sframe_reason *reason)
+static int __sframe_find(const struct sframe_section *sec, unsigned long pc,
+			 struct sframe_rule *rule, bool nofault,
+			 enum sframe_reason *reason)
 {
 	struct sframe_fre fre, match = {};
 	struct sframe_cursor c;
@@ -613,29 +627,37 @@ int sframe_find(const struct sframe_section *sec, unsigned long pc,
 
 	if (reason)
 		*reason = SFRAME_R_NONE;
+	rule->fres_read = 0;
 	if (pc < sec->text_start || pc >= sec->text_end)
 		return -ENOENT;
 
-	ret = sframe_fde_find(sec, pc, &fde, reason);
+	ret = sframe_fde_find(sec, pc, &fde, nofault, reason);
 	if (ret)
 		return ret;
 
 	c.base = 0;
 	c.len = 0;
+	c.nofault = nofault;
 	ret = sframe_fde_attr(sec, &c, &fde, reason);
 	if (ret)
 		return ret;
 
 	sframe_rule_init(sec, &fde, rule);
-	if (!fde.fres_num)
+	if (!fde.fres_num) {
+		if (!sframe_fde_outermost(sec, &fde))
+			return -ENOENT;
+		rule->flags |= SFRAME_RULE_OUTERMOST;
 		return 0;
+	}
 
 	pc_off = pc - fde.func_start;
 	if (SFRAME_FDE_INFO_PCTYPE(fde.info) == SFRAME_FDE_PCTYPE_MASK)
 		pc_off %= fde.rep_size;
 
+	/* At most SFRAME_FDE_MAX_FRES iterations, see sframe_fde_attr() */
 	addr = fde.fres_addr;
 	for (i = 0; i < fde.fres_num; i++) {
+		rule->fres_read = i + 1;
 		ret = sframe_fre_hdr(sec, &c, &fde, addr, &fre, reason);
 		if (ret)
 			return ret;
@@ -654,14 +676,45 @@ int sframe_find(const struct sframe_section *sec, unsigned long pc,
 }
 
 /**
- * sframe_find_nofault() - sframe_find() without sleeping
+ * sframe_find() - find the rule to recover the caller's frame at a PC
+ * @sec:	section set up by sframe_section_init()
+ * @pc:		user PC
+ * @rule:	the rule, on success
+ * @reason:	if not NULL, why the section is corrupt on -EBADMSG, else
+ *		SFRAME_R_NONE
+ *
+ * Look up the FDE of the function containing @pc (binary search), then
+ * the last FRE starting at or before @pc.  An FRE without data words, or
+ * a V3 default FDE without FREs, yields an outermost rule.
+ *
+ * The work is bounded whatever the section holds: at most 32 FDE reads
+ * for the binary search and SFRAME_FDE_MAX_FRES FREs; a function with
+ * more FREs makes the section corrupt (SFRAME_R_FRE_LIMIT).
+ * @rule->fres_read tells the caller how many FREs were read, also when
+ * the lookup fails; the rest of @rule is only meaningful on success.
+ *
+ * Context: Any context that may access user memory.  May sleep to fault
+ * in pages unless page faults are disabled, see sframe_find_nofault().
+ * Return: 0 on success; -ENOENT if the section does not cover @pc; -EBADMSG
+ * if the section is corrupt; -EFAULT if the section could not be read.
+ */
+int sframe_find(const struct sframe_section *sec, unsigned long pc,
+		struct sframe_rule *rule, enum sframe_reason *reason)
+{
+	return __sframe_find(sec, pc, rule, false, reason);
+}
+
+/**
+ * sframe_find_nofault() - sframe_find() without faulting or sleeping
  * @sec:	section set up by sframe_section_init()
  * @pc:		user PC
  * @rule:	the rule, on success
  * @reason:	as for sframe_find()
  *
- * Same as sframe_find(), but with page faults disabled: a read of memory
- * that is not present fails with -EFAULT instead of faulting it in.
+ * Same as sframe_find(), but every read goes through
+ * copy_from_user_nofault(): a read of memory that is not present fails
+ * with -EFAULT instead of faulting it in, and nothing is read while the
+ * user address space cannot be accessed (nmi_uaccess_okay()).
  *
  * Context: Any context, including NMI.
  * Return: as for sframe_find().
@@ -669,17 +722,7 @@ int sframe_find(const struct sframe_section *sec, unsigned long pc,
 int sframe_find_nofault(const struct sframe_section *sec, unsigned long pc,
 			struct sframe_rule *rule, enum sframe_reason *reason)
 {
-	int ret;
-
-	if (reason)
-		*reason = SFRAME_R_NONE;
-	if (!nmi_uaccess_okay())
-		return -EFAULT;
-
-	pagefault_disable();
-	ret = sframe_find(sec, pc, rule, reason);
-	pagefault_enable();
-	return ret;
+	return __sframe_find(sec, pc, rule, true, reason);
 }
 
 /* Check every FRE of @fde. */
@@ -747,9 +790,10 @@ int sframe_validate(const struct sframe_section *sec, enum sframe_reason *reason
 		*reason = SFRAME_R_NONE;
 	c.base = 0;
 	c.len = 0;
+	c.nofault = false;
 
 	for (i = 0; i < sec->num_fdes; i++) {
-		ret = sframe_fde_read(sec, i, &fde, reason);
+		ret = sframe_fde_read(sec, i, &fde, false, reason);
 		if (ret)
 			return ret;
 		if (i && fde.func_start < prev_start)
@@ -814,7 +858,7 @@ int sframe_section_init(struct sframe_section *sec, enum sframe_reason *reason)
 	}
 
 	ret = sframe_read(sec, sec->sframe_start, &h, sizeof(h), sizeof(h),
-			  SFRAME_R_TRUNCATED, reason);
+			  false, SFRAME_R_TRUNCATED, reason);
 	if (ret < 0)
 		return ret;
 

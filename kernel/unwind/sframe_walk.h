@@ -109,6 +109,10 @@ struct sframe_loc {
  * @fre_start:	start offset of the matching FRE (from @func_start, or from
  *		the start of the repeated block for PCTYPE_MASK FDEs); 0 if
  *		the FDE has no FRE
+ * @fres_read:	FREs of the function that the lookup read, at most
+ *		SFRAME_FDE_MAX_FRES: the lookup's cost, for callers that
+ *		bound the work of a whole unwind; set also when the lookup
+ *		fails
  */
 struct sframe_rule {
 	struct sframe_loc	cfa;
@@ -118,7 +122,17 @@ struct sframe_rule {
 	unsigned long		func_start;
 	u32			func_size;
 	u32			fre_start;
+	u32			fres_read;
 };
+
+/*
+ * FREs are variable-sized and read one after the other, so a lookup reads
+ * all the FREs of its function up to the PC.  A function with more FREs
+ * than this makes the section corrupt (SFRAME_R_FRE_LIMIT): a lookup never
+ * reads more.  Real functions have far fewer: see
+ * Documentation/userspace-api/sframe.rst for the measured maximum.
+ */
+#define SFRAME_FDE_MAX_FRES	1024
 
 /* Why a section is considered corrupt, see sframe_reason_str() */
 enum sframe_reason {
@@ -152,6 +166,7 @@ enum sframe_reason {
 	SFRAME_R_BAD_REGNUM,
 	SFRAME_R_BAD_OFFSET,
 	SFRAME_R_FRE_COUNT,
+	SFRAME_R_FRE_LIMIT,
 	SFRAME_NR_REASONS
 };
 

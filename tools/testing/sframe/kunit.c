@@ -3,6 +3,8 @@
  * Runner of the KUnit shim (include/kunit/test.h): runs every case of the
  * registered suites, printing one TAP line "ok N suite.case" per case and
  * then "N passed, N failed".  Exits non-zero if a case failed.
+ *
+ *	sframe_test [CASE...]	only the cases named (case or suite.case)
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -153,20 +155,45 @@ static bool run_case(struct kunit_suite *suite, struct kunit_case *c)
 	return !test.failed;
 }
 
-int main(void)
+/* Run @c? All cases without arguments, else those named (case or suite.case) */
+static bool selected(const struct kunit_suite *suite, const struct kunit_case *c,
+		     int argc, char **argv)
+{
+	size_t len = strlen(suite->name);
+	int i;
+
+	if (argc < 2)
+		return true;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strncmp(a, suite->name, len) && a[len] == '.')
+			a += len + 1;
+		if (!strcmp(a, c->name))
+			return true;
+	}
+	return false;
+}
+
+int main(int argc, char **argv)
 {
 	unsigned int s, n = 0, passed = 0, failed = 0;
 	struct kunit_case *c;
 
+	/* A sanitizer abort comes after the lines of the cases before it */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (s = 0; s < nr_suites; s++)
 		for (c = suites[s]->test_cases; c->run_case; c++)
-			n++;
+			n += selected(suites[s], c, argc, argv);
 	printf("TAP version 13\n1..%u\n", n);
 	n = 0;
 	for (s = 0; s < nr_suites; s++) {
 		for (c = suites[s]->test_cases; c->run_case; c++) {
-			bool ok = run_case(suites[s], c);
+			bool ok;
 
+			if (!selected(suites[s], c, argc, argv))
+				continue;
+			ok = run_case(suites[s], c);
 			printf("%sok %u %s.%s\n", ok ? "" : "not ", ++n,
 			       suites[s]->name, c->name);
 			if (ok)

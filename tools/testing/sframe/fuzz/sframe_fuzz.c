@@ -19,7 +19,13 @@
  *  - lookups are deterministic, and sframe_find_nofault() agrees with
  *    sframe_find() on present memory;
  *  - once sframe_validate() accepted the section, no lookup finds it
- *    corrupt.
+ *    corrupt;
+ *  - the work of a lookup is bounded whatever the bytes: at most
+ *    MAX_READS reads of user memory (32 binary search steps, the
+ *    attribute record, one per FRE up to SFRAME_FDE_MAX_FRES, the data
+ *    words; twice that without faults, where a read that is not wholly
+ *    resident is retried shorter), and a rule never claims to have read
+ *    more than SFRAME_FDE_MAX_FRES FREs.
  *
  * Build and run: devtools/fuzz.sh (or make -C tools/testing/sframe fuzz).
  */
@@ -40,6 +46,8 @@
 #define RULE_FLAGS	(SFRAME_RULE_OUTERMOST | SFRAME_RULE_SIGNAL |	\
 			 SFRAME_RULE_MANGLED_RA | SFRAME_RULE_PAUTH_KEY_B |	\
 			 SFRAME_RULE_FLEX)
+
+#define MAX_READS	(2 * (32 + 1 + SFRAME_FDE_MAX_FRES + 1))
 
 struct result {
 	int			ret;
@@ -120,6 +128,8 @@ static bool same(const struct result *a, const struct result *b)
 static void find(const struct sframe_section *sec, unsigned long pc,
 		 bool nofault, struct result *r)
 {
+	unsigned long calls = uspace_stats.calls;
+
 	memset(r, 0, sizeof(*r));
 	/* Fields the reader must set: poison them */
 	memset(&r->rule, 0xa5, sizeof(r->rule));
@@ -128,6 +138,10 @@ static void find(const struct sframe_section *sec, unsigned long pc,
 		r->ret = sframe_find_nofault(sec, pc, &r->rule, &r->why);
 	else
 		r->ret = sframe_find(sec, pc, &r->rule, &r->why);
+	if (uspace_stats.calls - calls > MAX_READS)
+		fail("too many reads for one lookup", pc, r);
+	if (r->rule.fres_read > SFRAME_FDE_MAX_FRES)
+		fail("lookup read more FREs than the limit", pc, r);
 	if (r->ret)
 		memset(&r->rule, 0, sizeof(r->rule));
 }

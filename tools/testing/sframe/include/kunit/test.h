@@ -201,6 +201,15 @@ void __noreturn kunit_shim_abort(struct kunit *test);
 void kunit_shim_info(struct kunit *test, const char *fmt, ...) __printf(2, 3);
 #define kunit_info(test, fmt, ...)	kunit_shim_info(test, fmt, ##__VA_ARGS__)
 
+/* End the case early; the runner reports it as passed, with the message */
+#define kunit_skip(test, fmt, ...)					\
+	do {								\
+		struct kunit *__test = (test);				\
+									\
+		kunit_shim_info(__test, "skipped: " fmt, ##__VA_ARGS__); \
+		kunit_shim_abort(__test);				\
+	} while (0)
+
 /* Test-managed memory, freed when the case ends */
 #define GFP_KERNEL	0U
 

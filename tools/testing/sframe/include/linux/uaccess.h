@@ -6,7 +6,9 @@
 #ifndef _SFRAME_SHIM_LINUX_UACCESS_H
 #define _SFRAME_SHIM_LINUX_UACCESS_H
 
+#include <linux/errno.h>
 #include <linux/types.h>
+#include <asm/tlb.h>
 
 #define __user
 
@@ -44,6 +46,24 @@ static inline void pagefault_enable(void)
 static inline bool pagefault_disabled(void)
 {
 	return sim_pagefault_depth != 0;
+}
+
+/*
+ * As mm/maccess.c: all or nothing, with page faults disabled, and nothing
+ * while the user address space is not accessible from this context.
+ * Return: 0, or -EFAULT.
+ */
+static inline long copy_from_user_nofault(void *to, const void __user *from,
+					  size_t n)
+{
+	unsigned long left;
+
+	if (!nmi_uaccess_okay())
+		return -EFAULT;
+	pagefault_disable();
+	left = sim_copy_from_user(to, from, n);
+	pagefault_enable();
+	return left ? -EFAULT : 0;
 }
 
 #endif
