@@ -10,15 +10,14 @@
 #include <linux/errno.h>
 #include <linux/types.h>
 
+struct file;
+struct inode;
 struct mm_struct;
-struct pid;
-struct pid_namespace;
-struct seq_file;
 struct sframe_entry;
 struct sframe_rule;
 struct task_struct;
 
-#ifdef CONFIG_UNWIND_USER_SFRAME
+#ifdef CONFIG_SFRAME_REGISTRY
 
 void sframe_mm_init(struct mm_struct *mm);
 int sframe_dup_mm(struct mm_struct *oldmm, struct mm_struct *mm);
@@ -26,19 +25,7 @@ void sframe_exit_mm(struct mm_struct *mm);
 void sframe_vma_removed(struct mm_struct *mm, unsigned long start,
 			unsigned long end);
 
-int sframe_user_find(unsigned long pc, struct sframe_rule *rule,
-		     struct sframe_entry **cache, bool nofault);
-void sframe_user_release(struct sframe_entry **cache);
-bool sframe_unwind_enabled(void);
-bool sframe_user_text(unsigned long ip, bool nofault);
-void sframe_task_init(struct task_struct *task);
-
-int sframe_prctl(unsigned long op, unsigned long uargs, unsigned long usize,
-		 unsigned long arg5);
-int sframe_proc_show(struct seq_file *m, struct pid_namespace *ns,
-		     struct pid *pid, struct task_struct *task);
-
-#else /* !CONFIG_UNWIND_USER_SFRAME */
+#else /* !CONFIG_SFRAME_REGISTRY */
 
 static inline void sframe_mm_init(struct mm_struct *mm) { }
 
@@ -51,6 +38,24 @@ static inline void sframe_exit_mm(struct mm_struct *mm) { }
 
 static inline void sframe_vma_removed(struct mm_struct *mm,
 				      unsigned long start, unsigned long end) { }
+
+#endif /* CONFIG_SFRAME_REGISTRY */
+
+#ifdef CONFIG_UNWIND_USER_SFRAME
+
+int sframe_user_find(unsigned long pc, struct sframe_rule *rule,
+		     struct sframe_entry **cache, bool nofault);
+void sframe_user_release(struct sframe_entry **cache);
+bool sframe_unwind_enabled(void);
+bool sframe_user_text(unsigned long ip, bool nofault);
+void sframe_task_init(struct task_struct *task);
+
+int sframe_prctl(unsigned long op, unsigned long uargs, unsigned long usize,
+		 unsigned long arg5);
+int sframe_proc_open(struct file *file, struct mm_struct *mm);
+int sframe_proc_release(struct inode *inode, struct file *file);
+
+#else /* !CONFIG_UNWIND_USER_SFRAME */
 
 static inline int sframe_user_find(unsigned long pc, struct sframe_rule *rule,
 				   struct sframe_entry **cache, bool nofault)

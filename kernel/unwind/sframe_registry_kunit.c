@@ -3,8 +3,10 @@
  * KUnit tests of the per-mm SFrame registry: add, remove, overlap,
  * lookup, fork copy and exit, on an mm of its own.
  *
- * Included at the end of sframe.c (CONFIG_UNWIND_USER_SFRAME_KUNIT_TEST)
- * so that the tests reach the registry's static functions.
+ * Included at the end of sframe_registry.c
+ * (CONFIG_UNWIND_USER_SFRAME_KUNIT_TEST) so that the tests reach the
+ * registry's static functions.  The registry needs no architecture
+ * support, so these tests also run on UML (kernel/unwind/.kunitconfig).
  */
 #include <kunit/test.h>
 
@@ -33,9 +35,10 @@ static void sframe_reg_exit(struct kunit *test)
 }
 
 /* Add an anonymous entry [@start, @end) in state @state */
-static struct sframe_entry *sframe_reg_add(struct kunit *test,
-					   unsigned long start,
-					   unsigned long end, int state)
+static struct sframe_entry *sframe_reg_add_x(struct kunit *test,
+					     unsigned long start,
+					     unsigned long end, int state,
+					     bool explicit)
 {
 	struct sframe_test *t = test->priv;
 	struct sframe_entry *e;
@@ -43,26 +46,66 @@ static struct sframe_entry *sframe_reg_add(struct kunit *test,
 	e = sframe_entry_alloc(NULL, start, end, start >> PAGE_SHIFT);
 	KUNIT_ASSERT_NOT_NULL(test, e);
 	atomic_set(&e->state, state);
+	e->explicit = explicit;
 	e->sec.sframe_start = 0x7000;
 	e->sec.num_fdes = 42;
 	KUNIT_ASSERT_EQ(test, sframe_insert(t->mm, e), 0);
 	return e;
 }
 
-/* The entry covering @addr, checked to span [@start, @end) */
+#define sframe_reg_add(test, start, end, state) \
+	sframe_reg_add_x(test, start, end, state, false)
+
+/*
+ * The entry covering @addr, checked to span [@start, @end); a usable or
+ * corrupt entry has the section of sframe_reg_add(), a pending one none
+ */
 static void sframe_reg_expect(struct kunit *test, struct mm_struct *mm,
 			      unsigned long addr, unsigned long start,
 			      unsigned long end)
 {
 	struct sframe_entry *e = mtree_load(&mm->sframe_mt, addr);
+	int state;
 
 	KUNIT_ASSERT_NOT_NULL(test, e);
 	KUNIT_EXPECT_EQ(test, e->start, start);
 	KUNIT_EXPECT_EQ(test, e->end, end);
 	KUNIT_EXPECT_EQ(test, e->pgoff, start >> PAGE_SHIFT);
-	KUNIT_EXPECT_EQ(test, e->sec.sframe_start, 0x7000UL);
-	KUNIT_EXPECT_EQ(test, e->sec.num_fdes, 42U);
+	state = atomic_read(&e->state);
+	if (state == SFRAME_OK || state == SFRAME_BAD) {
+		KUNIT_EXPECT_EQ(test, e->sec.sframe_start, 0x7000UL);
+		KUNIT_EXPECT_EQ(test, e->sec.num_fdes, 42U);
+	} else {
+		KUNIT_EXPECT_EQ(test, e->sec.sframe_start, 0UL);
+		KUNIT_EXPECT_EQ(test, e->sec.num_fdes, 0U);
+	}
 }
+
+/* Map [@start, @end) in the test's mm, anonymous, with @flags */
+static void sframe_reg_vma(struct kunit *test, unsigned long start,
+			   unsigned long end, vm_flags_t flags)
+{
+	struct sframe_test *t = test->priv;
+	struct vm_area_struct *vma;
+	int ret;
+
+	vma = vm_area_alloc(t->mm);
+	KUNIT_ASSERT_NOT_NULL(test, vma);
+	vma->vm_start = start;
+	vma->vm_end = end;
+	vma->vm_pgoff = start >> PAGE_SHIFT;
+	vm_flags_init(vma, flags);
+	vma->vm_page_prot = vm_get_page_prot(flags);
+	vma_set_anonymous(vma);
+	mmap_write_lock(t->mm);
+	ret = insert_vm_struct(t->mm, vma);
+	mmap_write_unlock(t->mm);
+	if (ret)
+		vm_area_free(vma);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+}
+
+#define SFRAME_REG_TEXT	(VM_READ | VM_EXEC | VM_MAYREAD | VM_MAYEXEC)
 
 static unsigned int sframe_reg_count(struct mm_struct *mm)
 {
@@ -142,15 +185,19 @@ static void sframe_reg_remove_span(struct kunit *test)
 		SFRAME_PENDING);
 }
 
-/* fork() copies every entry; a section being resolved becomes pending */
+/*
+ * fork() copies every entry; a section being resolved becomes pending,
+ * without the parts of the section its resolver may have written
+ */
 static void sframe_reg_fork_copy(struct kunit *test)
 {
 	struct sframe_test *t = test->priv;
 	struct sframe_entry *c, *e;
 	struct mm_struct *child;
 
-	e = sframe_reg_add(test, T0, T0 + 0x1000, SFRAME_OK);
-	e->explicit = true;
+	sframe_reg_vma(test, T0, T0 + 0x2000, SFRAME_REG_TEXT);
+	sframe_reg_vma(test, T0 + 0x8000, T0 + 0x9000, SFRAME_REG_TEXT);
+	e = sframe_reg_add_x(test, T0, T0 + 0x1000, SFRAME_OK, true);
 	sframe_reg_add(test, T0 + 0x1000, T0 + 0x2000, SFRAME_RESOLVING);
 	sframe_reg_add(test, T0 + 0x8000, T0 + 0x9000, SFRAME_BAD);
 
@@ -171,11 +218,87 @@ static void sframe_reg_fork_copy(struct kunit *test)
 	c = mtree_load(&child->sframe_mt, T0 + 0x8000);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->state), SFRAME_BAD);
 
+	sframe_reg_expect(test, child, T0 + 0x1000, T0 + 0x1000, T0 + 0x2000);
+	KUNIT_EXPECT_EQ(test, atomic_read(&child->sframe_explicit), 1);
+
 	/* The copies are independent of the parent's entries */
 	sframe_vma_removed(t->mm, T0, T0 + 0x9000);
 	KUNIT_EXPECT_EQ(test, sframe_reg_count(t->mm), 0U);
 	KUNIT_EXPECT_EQ(test, sframe_reg_count(child), 3U);
 	mmput(child);
+}
+
+/* fork() does not copy what dup_mmap() does not copy: VM_DONTCOPY */
+static void sframe_reg_fork_dontcopy(struct kunit *test)
+{
+	struct sframe_test *t = test->priv;
+	struct mm_struct *child;
+
+	sframe_reg_vma(test, T0, T0 + 0x1000, SFRAME_REG_TEXT);
+	sframe_reg_vma(test, T0 + 0x1000, T0 + 0x2000,
+		       SFRAME_REG_TEXT | VM_DONTCOPY);
+	sframe_reg_vma(test, T0 + 0x2000, T0 + 0x3000, SFRAME_REG_TEXT);
+	sframe_reg_vma(test, T0 + 0x8000, T0 + 0x9000,
+		       SFRAME_REG_TEXT | VM_DONTCOPY);
+	/* One entry over three mappings, one over a VM_DONTCOPY one */
+	sframe_reg_add_x(test, T0, T0 + 0x3000, SFRAME_OK, true);
+	sframe_reg_add(test, T0 + 0x8000, T0 + 0x9000, SFRAME_OK);
+
+	child = mm_alloc();
+	KUNIT_ASSERT_NOT_NULL(test, child);
+	mmap_write_lock(t->mm);
+	KUNIT_EXPECT_EQ(test, sframe_dup_mm(t->mm, child), 0);
+	mmap_write_unlock(t->mm);
+
+	KUNIT_EXPECT_EQ(test, sframe_reg_count(child), 2U);
+	sframe_reg_expect(test, child, T0, T0, T0 + 0x1000);
+	sframe_reg_expect(test, child, T0 + 0x2000, T0 + 0x2000, T0 + 0x3000);
+	KUNIT_EXPECT_NULL(test, mtree_load(&child->sframe_mt, T0 + 0x1000));
+	KUNIT_EXPECT_NULL(test, mtree_load(&child->sframe_mt, T0 + 0x8000));
+	KUNIT_EXPECT_EQ(test, atomic_read(&child->sframe_explicit), 2);
+	mmput(child);
+}
+
+/* Explicit entries are counted, also the parts that removal leaves */
+static void sframe_reg_explicit_count(struct kunit *test)
+{
+	struct sframe_test *t = test->priv;
+
+	sframe_reg_add_x(test, T0, T0 + 0x5000, SFRAME_OK, true);
+	sframe_reg_add(test, T0 + 0x8000, T0 + 0x9000, SFRAME_NONE);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->mm->sframe_explicit), 1);
+	sframe_vma_removed(t->mm, T0 + 0x1000, T0 + 0x2000);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->mm->sframe_explicit), 2);
+	sframe_vma_removed(t->mm, T0, T0 + 0x9000);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->mm->sframe_explicit), 0);
+	KUNIT_EXPECT_EQ(test, sframe_reg_count(t->mm), 0U);
+}
+
+/* Readers get the entries one after the other, referenced */
+static void sframe_reg_get_from(struct kunit *test)
+{
+	struct sframe_test *t = test->priv;
+	struct sframe_entry *a, *b, *e;
+
+	a = sframe_reg_add(test, T0, T0 + 0x1000, SFRAME_OK);
+	b = sframe_reg_add(test, T0 + 0x4000, T0 + 0x5000, SFRAME_OK);
+	e = sframe_get_from(t->mm, 0);
+	KUNIT_EXPECT_PTR_EQ(test, e, a);
+	KUNIT_EXPECT_EQ(test, refcount_read(&a->ref), 2);
+	sframe_entry_put(e);
+	e = sframe_get_from(t->mm, T0 + 0x1000);
+	KUNIT_EXPECT_PTR_EQ(test, e, b);
+	/* Removed from the registry, the entry lives on while referenced */
+	sframe_vma_removed(t->mm, T0 + 0x4000, T0 + 0x5000);
+	KUNIT_EXPECT_EQ(test, refcount_read(&b->ref), 1);
+	KUNIT_EXPECT_EQ(test, b->start, T0 + 0x4000);
+	sframe_entry_put(e);
+	/* An address inside an entry finds that entry; past the last, none */
+	e = sframe_get_from(t->mm, T0 + 1);
+	KUNIT_EXPECT_PTR_EQ(test, e, a);
+	if (e)
+		sframe_entry_put(e);
+	KUNIT_EXPECT_NULL(test, sframe_get_from(t->mm, T0 + 0x1000));
 }
 
 static void sframe_reg_exit_frees(struct kunit *test)
@@ -198,6 +321,9 @@ static struct kunit_case sframe_registry_cases[] = {
 	KUNIT_CASE(sframe_reg_remove_middle),
 	KUNIT_CASE(sframe_reg_remove_span),
 	KUNIT_CASE(sframe_reg_fork_copy),
+	KUNIT_CASE(sframe_reg_fork_dontcopy),
+	KUNIT_CASE(sframe_reg_explicit_count),
+	KUNIT_CASE(sframe_reg_get_from),
 	KUNIT_CASE(sframe_reg_exit_frees),
 	{}
 };

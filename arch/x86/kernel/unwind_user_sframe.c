@@ -3,6 +3,7 @@
  * x86-64 hooks of the SFrame user unwinder, see <linux/unwind_user.h>.
  */
 #include <linux/array_size.h>
+#include <linux/nospec.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/unwind_user.h>
@@ -26,6 +27,10 @@ static const u8 dwarf_regs[] = {
  * @reg:	DWARF register number
  * @val:	the value, on success
  *
+ * @reg comes from an SFrame section, that is from user space: it is
+ * clamped under speculation too.
+ *
+ * Context: Any context.
  * Return: 0, or -EINVAL for a register that is not a general purpose one.
  */
 int unwind_user_sframe_get_reg(struct pt_regs *regs, unsigned int reg,
@@ -33,8 +38,18 @@ int unwind_user_sframe_get_reg(struct pt_regs *regs, unsigned int reg,
 {
 	if (reg >= ARRAY_SIZE(dwarf_regs))
 		return -EINVAL;
+	reg = array_index_nospec(reg, ARRAY_SIZE(dwarf_regs));
 	*val = *(unsigned long *)((void *)regs + dwarf_regs[reg]);
 	return 0;
+}
+
+/* Read user memory, without faulting in the non-faultable walk */
+static int sigframe_read(struct unwind_user_state *state, void *dst,
+			 const void __user *src, size_t size)
+{
+	if (state->nofault)
+		return copy_from_user_nofault(dst, src, size) ? -EFAULT : 0;
+	return copy_from_user(dst, src, size) ? -EFAULT : 0;
 }
 
 /**
@@ -48,6 +63,7 @@ int unwind_user_sframe_get_reg(struct pt_regs *regs, unsigned int reg,
  * which holds the registers of the interrupted code.  Only the code
  * bytes identify the trampoline; the frame is read like any user memory.
  *
+ * Context: Any context; with @state->nofault, it neither faults nor sleeps.
  * Return: 0 with @state's ip, sp and fp loaded from the signal frame;
  * -ENOENT if @state->ip is not a signal trampoline; -EINVAL if the
  * signal frame cannot be read.
@@ -63,7 +79,7 @@ int unwind_user_sigframe(struct unwind_user_state *state)
 	unsigned long ip, sp, bp;
 
 	if (state->ws != 8 ||
-	    copy_from_user(insn, (void __user *)state->ip, sizeof(insn)) ||
+	    sigframe_read(state, insn, (void __user *)state->ip, sizeof(insn)) ||
 	    memcmp(insn, rt_sigreturn, sizeof(insn)))
 		return -ENOENT;
 
@@ -71,8 +87,9 @@ int unwind_user_sigframe(struct unwind_user_state *state)
 	sc = (void __user *)state->sp +
 	     offsetof(struct rt_sigframe, uc.uc_mcontext) -
 	     offsetof(struct rt_sigframe, uc);
-	if (get_user(ip, &sc->ip) || get_user(sp, &sc->sp) ||
-	    get_user(bp, &sc->bp))
+	if (sigframe_read(state, &ip, &sc->ip, sizeof(ip)) ||
+	    sigframe_read(state, &sp, &sc->sp, sizeof(sp)) ||
+	    sigframe_read(state, &bp, &sc->bp, sizeof(bp)))
 		return -EINVAL;
 	state->ip = ip;
 	state->sp = sp;

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Discovery of .sframe sections: the first faultable unwind that meets a
+ * PC in an executable mapping without an entry adds one for the mapping.
+ * For a regular file, the entry is pending until its ELF program headers,
+ * read through the page cache, say where PT_GNU_SFRAME is and the mapping
+ * gives the load bias; it then becomes usable, or is marked as having no
+ * section.  Anonymous text (JIT code that did not register, the vDSO) is
+ * noted as text without a section, so that the unwinders know it is text
+ * and do not look it up again.  The dynamic loader and the ELF loader
+ * need no changes, and mmap() pays nothing.  A non-faultable unwind (NMI,
+ * IRQ) that misses asks for the same at the next return to user space,
+ * see sframe_repair.c.
+ */
+
+#define pr_fmt(fmt) "sframe: " fmt
+
+#include <linux/buildid.h>
+#include <linux/elf.h>
+#include <linux/fs.h>
+#include <linux/maple_tree.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/mmap_lock.h>
+#include <linux/slab.h>
+#include <linux/wait_bit.h>
+
+#include "sframe_registry.h"
+
+#include <trace/events/sframe.h>
+
+/* At most this many program headers are read from a file */
+#define SFRAME_MAX_PHNUM	128
+
+/*
+ * Read @size bytes at @pos of @file into @buf.  The unwinder reads the
+ * headers of files that the task may only be allowed to execute, on
+ * behalf of a profiler, so it reads like the kernel's build ID parser
+ * (lib/buildid.c): from the page cache, which raises no fanotify
+ * permission event, consults no LSM hook, updates no atime and sends no
+ * notification; the headers of a mapped file are there nearly always.
+ * Only for pages not cached does it read the file with __kernel_read(),
+ * still without permission events or LSM checks.
+ */
+static int sframe_file_read(struct file *file, void *buf, size_t size,
+			    loff_t pos)
+{
+	struct freader r;
+	const void *p;
+	int ret = 0;
+	bool io;
+
+	/* Beyond the end of the file: not an ELF object we can use */
+	if (pos < 0 || pos + size > i_size_read(file_inode(file)))
+		return -ENOENT;
+	for (io = false; ; io = true) {
+		freader_init_from_file(&r, buf, size, file, io);
+		p = freader_fetch(&r, pos, size);
+		if (p && p != buf)
+			memcpy(buf, p, size);
+		ret = p ? 0 : r.err;
+		freader_cleanup(&r);
+		if (ret != -EFAULT || io)
+			return ret;
+	}
+}
+
+/*
+ * Is segment @sf loaded from the file: inside a PT_LOAD, at the file
+ * offset that PT_LOAD maps it from?  Otherwise its bytes in memory are
+ * not the section.
+ */
+static bool sframe_elf_loaded(const struct elf64_phdr *phdrs, int phnum,
+			      const struct elf64_phdr *sf)
+{
+	const struct elf64_phdr *ph;
+	int i;
+
+	for (i = 0; i < phnum; i++) {
+		ph = &phdrs[i];
+		if (ph->p_type == PT_LOAD && ph->p_vaddr <= sf->p_vaddr &&
+		    sf->p_memsz <= ph->p_filesz &&
+		    sf->p_vaddr - ph->p_vaddr <= ph->p_filesz - sf->p_memsz &&
+		    sf->p_offset - ph->p_offset == sf->p_vaddr - ph->p_vaddr)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Read the program headers of @e's file and fill in @sec: where
+ * PT_GNU_SFRAME is in this mm, and the span of the executable segments.
+ * Return: 0, -ENOENT if the file has no usable section, -EAGAIN if its
+ * headers could not be read (this time), -ENOMEM.
+ */
+static int sframe_elf_locate(struct sframe_entry *e, struct sframe_section *sec)
+{
+	unsigned long off = e->pgoff << PAGE_SHIFT, bias, text_lo, text_hi;
+	struct elf64_phdr *phdrs, *sf = NULL, *text = NULL;
+	struct elf64_hdr ehdr;
+	size_t size;
+	int i, ret;
+
+	/* A failed read may not fail again: try again later */
+	ret = sframe_file_read(e->file, &ehdr, sizeof(ehdr), 0);
+	if (ret)
+		return ret == -ENOENT ? ret : -EAGAIN;
+	/* An object of the task's own kind only: SFrame is per ABI */
+	if (memcmp(ehdr.e_ident, ELFMAG, SELFMAG) ||
+	    ehdr.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    ehdr.e_ident[EI_DATA] != ELF_DATA ||
+	    ehdr.e_machine != ELF_ARCH ||
+	    ehdr.e_phentsize != sizeof(struct elf64_phdr) ||
+	    !ehdr.e_phnum || ehdr.e_phnum > SFRAME_MAX_PHNUM)
+		return -ENOENT;
+
+	size = ehdr.e_phnum * sizeof(struct elf64_phdr);
+	phdrs = kmalloc(size, GFP_KERNEL);
+	if (!phdrs)
+		return -ENOMEM;
+	ret = sframe_file_read(e->file, phdrs, size, ehdr.e_phoff);
+	if (ret) {
+		if (ret != -ENOENT)
+			ret = -EAGAIN;
+		goto out;
+	}
+	ret = -ENOENT;
+
+	text_lo = ULONG_MAX;
+	text_hi = 0;
+	for (i = 0; i < ehdr.e_phnum; i++) {
+		struct elf64_phdr *ph = &phdrs[i];
+
+		if (ph->p_type == PT_GNU_SFRAME)
+			sf = ph;
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) ||
+		    ph->p_vaddr + ph->p_memsz < ph->p_vaddr)
+			continue;
+		text_lo = min(text_lo, ph->p_vaddr);
+		text_hi = max(text_hi, ph->p_vaddr + ph->p_memsz);
+		if (round_down(ph->p_offset, PAGE_SIZE) <= off &&
+		    off < ph->p_offset + ph->p_filesz)
+			text = ph;
+	}
+	if (!sf || !text || !sf->p_memsz || sf->p_memsz > SFRAME_MAX_SIZE ||
+	    !sframe_elf_loaded(phdrs, ehdr.e_phnum, sf))
+		goto out;
+
+	/* The mapping's file offset @off is at this address in the file */
+	bias = e->start - (text->p_vaddr - text->p_offset + off);
+	sec->sframe_start = bias + sf->p_vaddr;
+	sec->sframe_end = sec->sframe_start + sf->p_memsz;
+	sec->text_start = bias + text_lo;
+	sec->text_end = bias + text_hi;
+	if (sec->sframe_end <= sec->sframe_start ||
+	    sec->sframe_end > TASK_SIZE_MAX ||
+	    sec->text_end <= sec->text_start ||
+	    sec->text_start >= e->end || sec->text_end <= e->start)
+		goto out;
+	ret = 0;
+out:
+	kfree(phdrs);
+	return ret;
+}
+
+/**
+ * sframe_check() - check a section before it is used
+ * @sec:	the section, with its ranges filled in
+ * @reason:	why it is corrupt, on -EBADMSG
+ *
+ * Its header, and with CONFIG_UNWIND_USER_SFRAME_DEBUG every FDE and FRE.
+ *
+ * Context: Process context, may sleep.
+ * Return: as sframe_section_init() and sframe_validate().
+ */
+int sframe_check(struct sframe_section *sec, enum sframe_reason *reason)
+{
+	int ret;
+
+	ret = sframe_section_init(sec, reason);
+	if (!ret && IS_ENABLED(CONFIG_UNWIND_USER_SFRAME_DEBUG))
+		ret = sframe_validate(sec, reason);
+	return ret;
+}
+
+static void sframe_set_state(struct sframe_entry *e, int state)
+{
+	atomic_set_release(&e->state, state);
+	wake_up_var(&e->state);
+}
+
+/**
+ * sframe_resolve() - make a pending entry usable
+ * @e:		the entry, referenced by the caller
+ *
+ * Read the ELF headers of @e's file and check the section they point to.
+ * The entry becomes usable, has no section, or is marked corrupt; after a
+ * failure that may not happen again (a fault, a failed read), it stays
+ * pending.  Only one caller resolves an entry; the others find it
+ * SFRAME_RESOLVING and wait.
+ *
+ * Context: Task context, may sleep.
+ */
+void sframe_resolve(struct sframe_entry *e)
+{
+	struct sframe_section sec = {};
+	enum sframe_reason reason;
+	int ret;
+
+	if (atomic_cmpxchg(&e->state, SFRAME_PENDING, SFRAME_RESOLVING) !=
+	    SFRAME_PENDING)
+		return;
+
+	ret = sframe_elf_locate(e, &sec);
+	if (ret) {
+		sframe_set_state(e, ret == -ENOENT ? SFRAME_NONE :
+						     SFRAME_PENDING);
+		return;
+	}
+	ret = sframe_check(&sec, &reason);
+	if (ret == -EBADMSG) {
+		e->sec = sec;
+		sframe_mark_bad(e, reason);
+		wake_up_var(&e->state);
+		return;
+	}
+	if (ret) {
+		sframe_set_state(e, SFRAME_PENDING);
+		return;
+	}
+	e->sec = sec;
+	trace_sframe_register(e->start, e->end, sec.sframe_start,
+			      sec.sframe_end, false);
+	sframe_set_state(e, SFRAME_OK);
+}
+
+/*
+ * The part [@start, @end) of @vma around @pc that no entry covers: VMAs
+ * grow and merge after their first part was discovered.  False if an
+ * entry covers @pc (added meanwhile by another thread).
+ */
+static bool sframe_gap(struct mm_struct *mm, struct vm_area_struct *vma,
+		       unsigned long pc, unsigned long *start,
+		       unsigned long *end)
+{
+	unsigned long index = vma->vm_start;
+	struct sframe_entry *e;
+
+	*start = vma->vm_start;
+	*end = vma->vm_end;
+	while ((e = mt_find(&mm->sframe_mt, &index, vma->vm_end - 1))) {
+		if (e->start > pc) {
+			*end = e->start;
+			break;
+		}
+		if (e->end > pc)
+			return false;
+		*start = e->end;
+	}
+	return true;
+}
+
+/**
+ * sframe_discover() - add an entry for the mapping of an address
+ * @mm:		the mm of current
+ * @pc:		an address that has no entry
+ *
+ * If @pc is in an executable mapping, add an entry for the part of the
+ * mapping around @pc that has none: pending for a regular file, without
+ * a section for anonymous text.  The mmap_lock held for reading keeps the
+ * VMA in place meanwhile.
+ *
+ * Context: Task context, may sleep.
+ * Return: the entry covering @pc, referenced, or NULL.
+ */
+struct sframe_entry *sframe_discover(struct mm_struct *mm, unsigned long pc)
+{
+	struct sframe_entry *e = NULL;
+	struct vm_area_struct *vma;
+	unsigned long start, end;
+	struct file *file;
+
+	if (mmap_read_lock_killable(mm))
+		return NULL;
+	vma = vma_lookup(mm, pc);
+	if (!vma || !(vma->vm_flags & VM_EXEC))
+		goto unlock;
+	file = vma->vm_file;
+	if (file && !S_ISREG(file_inode(file)->i_mode))
+		goto unlock;
+	if (!sframe_gap(mm, vma, pc, &start, &end)) {
+		e = sframe_get(mm, pc);
+		goto unlock;
+	}
+	e = sframe_entry_alloc(file, start, end, vma->vm_pgoff +
+			       ((start - vma->vm_start) >> PAGE_SHIFT));
+	if (!e)
+		goto unlock;
+	if (!file)
+		atomic_set(&e->state, SFRAME_NONE);
+	/* Another thread may have added it meanwhile */
+	if (sframe_insert(mm, e))
+		e = sframe_get(mm, pc);
+	else
+		refcount_inc(&e->ref);
+unlock:
+	mmap_read_unlock(mm);
+	return e;
+}

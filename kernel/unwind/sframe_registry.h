@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The per-mm registry of .sframe sections, shared by the parts of the
+ * SFrame user unwinder in kernel/unwind:
+ *
+ *	sframe_registry.c	entries, their lifetime, the mm hooks
+ *	sframe_discover.c	finding the section of a mapped ELF file
+ *	sframe_rcache.c		the rule cache of an entry
+ *	sframe_repair.c		lookups that NMI/IRQ unwinds could not make
+ *	sframe.c		the lookup used by the unwinder (user.c)
+ *	sframe_uapi.c		prctl(PR_SFRAME) and /proc/<pid>/sframe
+ */
+#ifndef _KERNEL_UNWIND_SFRAME_REGISTRY_H
+#define _KERNEL_UNWIND_SFRAME_REGISTRY_H
+
+#include <linux/atomic.h>
+#include <linux/rcupdate.h>
+#include <linux/refcount.h>
+#include <linux/types.h>
+
+#include "sframe_walk.h"
+
+struct file;
+struct mm_struct;
+struct seq_file;
+struct sframe_rcache;
+
+enum sframe_state {
+	SFRAME_PENDING,		/* discovered, ELF headers not read yet */
+	SFRAME_RESOLVING,	/* ELF headers being read */
+	SFRAME_OK,		/* usable */
+	SFRAME_NONE,		/* no .sframe section: frame pointers */
+	SFRAME_BAD,		/* corrupt: not used until mapped anew */
+};
+
+/* Entries registered with prctl() per mm, see sframe_register() */
+#define SFRAME_MAX_EXPLICIT	4096
+
+/* A larger .sframe section is refused */
+#define SFRAME_MAX_SIZE		SZ_1G
+
+/**
+ * struct sframe_entry - one text range of the registry
+ * @sec:	the section; valid once @state is SFRAME_OK or SFRAME_BAD
+ * @file:	the file mapped at @start, or NULL for anonymous text
+ * @start:	start of the text range (the registry key)
+ * @end:	end (exclusive) of the text range
+ * @pgoff:	file offset of @start, in pages
+ * @state:	enum sframe_state
+ * @explicit:	registered through prctl(), not discovered
+ * @ref:	one reference for the registry, one per other user (a
+ *		faultable walk, a reader of /proc/<pid>/sframe)
+ * @lookups:	frames looked up in this section
+ * @failures:	lookups that failed (not covered, fault or corrupt)
+ * @rcache:	rule cache of the faultable path, allocated at first use
+ * @rcu:	@file and the entry are released after a grace period, so
+ *		that RCU readers of the registry may use both
+ */
+struct sframe_entry {
+	struct sframe_section	sec;
+	struct file		*file;
+	unsigned long		start;
+	unsigned long		end;
+	unsigned long		pgoff;
+	atomic_t		state;
+	bool			explicit;
+	refcount_t		ref;
+	atomic_long_t		lookups;
+	atomic_long_t		failures;
+	struct sframe_rcache	*rcache;
+	struct rcu_head		rcu;
+};
+
+/* sframe_registry.c */
+struct sframe_entry *sframe_entry_alloc(struct file *file, unsigned long start,
+					unsigned long end, unsigned long pgoff);
+void sframe_entry_put(struct sframe_entry *e);
+int sframe_insert(struct mm_struct *mm, struct sframe_entry *e);
+void sframe_remove_range(struct mm_struct *mm, unsigned long start,
+			 unsigned long end);
+struct sframe_entry *sframe_get(struct mm_struct *mm, unsigned long pc);
+struct sframe_entry *sframe_get_from(struct mm_struct *mm, unsigned long addr);
+void sframe_mark_bad(struct sframe_entry *e, enum sframe_reason reason);
+const char *sframe_state_name(int state);
+
+/* sframe_discover.c */
+struct sframe_entry *sframe_discover(struct mm_struct *mm, unsigned long pc);
+void sframe_resolve(struct sframe_entry *e);
+int sframe_check(struct sframe_section *sec, enum sframe_reason *reason);
+
+/* sframe_rcache.c */
+bool sframe_rcache_get(struct sframe_entry *e, unsigned long pc,
+		       struct sframe_rule *rule);
+void sframe_rcache_put(struct sframe_entry *e, unsigned long pc,
+		       const struct sframe_rule *rule);
+
+/* sframe_repair.c */
+bool sframe_repair_request(unsigned long pc);
+
+#endif /* _KERNEL_UNWIND_SFRAME_REGISTRY_H */
