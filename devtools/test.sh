@@ -76,10 +76,14 @@ count_machinery() { count_tap "$1"; }
 
 # --- harness ---
 # The unit tests (TAP), the fuzz smoke test (TAP) and the differential test
-# against libsframe over the whole corpus, one TAP line per file.
+# against libsframe over the whole corpus, one TAP line per file. The unit
+# tests include unwind_test, which compiles kernel/unwind/user.c, an
+# upstream file the series patches, from build/linux: brought up to date
+# first.
 level_harness() {
 	local rc=0
-	in_root make -C "$REPO/tools/testing/sframe" run || rc=1
+	"$REPO/devtools/tree.sh" apply || rc=1
+	in_root make -C "$REPO/tools/testing/sframe" run KSRC="$REPO/build/linux" || rc=1
 	"$REPO/devtools/fuzz.sh" --smoke || rc=1
 	"$REPO/devtools/sframe-diff.sh" --tap || rc=1
 	return $rc

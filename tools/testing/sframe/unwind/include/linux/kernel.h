@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Userspace shim: what kernel/unwind/user.c takes from <linux/kernel.h>
+ * and what it pulls in.  WARN_ONCE() is counted (sim_warnings) and
+ * printed as a TAP comment.
+ */
+#ifndef _SFRAME_SHIM_LINUX_KERNEL_H
+#define _SFRAME_SHIM_LINUX_KERNEL_H
+
+#include <stdio.h>
+#include <linux/bitops.h>
+#include <linux/bits.h>
+#include <linux/errno.h>
+#include <linux/string.h>
+#include <linux/types.h>
+
+extern unsigned long sim_warnings;
+
+#define WARN_ONCE(cond, fmt, ...) ({					\
+	bool __warn_cond = !!(cond);					\
+									\
+	if (__warn_cond) {						\
+		sim_warnings++;						\
+		printf("# WARNING: " fmt "\n", ##__VA_ARGS__);		\
+	}								\
+	__warn_cond;							\
+})
+
+#endif

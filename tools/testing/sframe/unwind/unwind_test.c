@@ -1,0 +1,907 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests of the user stack unwinder's frame loop, kernel/unwind/user.c,
+ * compiled unchanged in user space (as tools/testing/vma does for mm/):
+ *
+ *   kernel/unwind/user.c			the code under test (copied from
+ *						KSRC, see the Makefile)
+ *   arch/x86/kernel/unwind_user_sframe.c	the x86-64 hooks: registers of
+ *						the topmost frame, rt_sigreturn
+ *   kernel/unwind/sframe_walk.c		the real SFrame reader
+ *   ../uspace.c				simulated user memory, with
+ *						counters of every read
+ *   sim.c					current, and a fake per-mm
+ *						registry serving rules from
+ *						sections built with
+ *						sframe_kunit_builder.h
+ *
+ * Each test builds a stack in simulated memory for a small synthetic
+ * program (one SFrame section over the text at TEXT, a library without
+ * SFrame at LIB, a function whose rule keeps the return address in a
+ * register at LEAF) and asserts the exact chain of IPs that unwind_user()
+ * or unwind_user_nofault() returns, and what the unwinder asked for on
+ * the way (lookups, reads, cond_resched()).
+ *
+ *	unwind_test [TEST...]	only the tests named
+ *
+ * Output: one TAP line per test, then "N passed, N failed"; the exit
+ * status is non-zero if a test failed.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/array_size.h>
+#include <linux/sched.h>
+#include <linux/sframe.h>
+#include <linux/uaccess.h>
+#include <linux/unwind_user.h>
+#include <asm/sigframe.h>
+
+#define SFB_SHORT_NAMES
+#include "sframe_kunit_builder.h"
+#include "sim.h"
+#include "uspace.h"
+
+/* The synthetic program */
+#define TEXT		0x400000UL
+#define TEXT_END	(TEXT + 0x20000)
+#define SEC_ADDR	0x600000UL
+#define F_START		(TEXT + 0x1000)	/* outermost: no FRE (V3) */
+#define F_MAIN		(TEXT + 0x2000)	/* push %rbp; mov %rsp,%rbp */
+#define F_A		(TEXT + 0x3000)	/* sub $24,%rsp: no frame pointer */
+#define F_B		(TEXT + 0x4000)	/* push; ends with a call */
+#define F_B_SIZE	0x40
+#define F_REG		(TEXT + 0x5000)	/* CFA = %rbx + 16 (flex FDE) */
+#define F_SIG		(TEXT + 0x6000)	/* sa_restorer without FDE */
+#define F_SIG2		(TEXT + 0x6100)	/* sa_restorer with a signal FDE */
+#define F_Z		(TEXT + 0x7000)	/* CFA = SP: does not move up */
+#define F_U		(TEXT + 0x7100)	/* CFA = SP + 12: misaligned */
+#define F_BIG		(TEXT + 0x10000) /* BIG_FRES FREs, 2 bytes apart */
+#define BIG_FRES	1000
+#define BIG_SIZE	0x1000
+
+#define RA_MAIN		(F_MAIN + 0x20)	/* in main's body: CFA = FP + 16 */
+#define RA_START	(F_START + 0x10)
+
+#define LEAF		0x500000UL	/* CFA = SP + 16, RA in a register */
+#define LEAF_END	(LEAF + 0x1000)
+#define LIB		0x7f0000000000UL /* text without SFrame */
+#define LIB_END		(LIB + 0x10000)
+
+#define STACK		0x7ffe00000000UL
+#define STACK_SIZE	0x2000
+#define SP0		(STACK + 0x400)
+#define FP_MAIN		(SP0 + 0x100)
+
+/* A compat (32-bit) task */
+#define CSTACK		0xff0000UL
+#define CTEXT		0x08048000UL
+
+#define MAX_CHAIN	64
+
+static u8 stack_mem[STACK_SIZE];
+static u8 cstack_mem[0x1000];
+static struct sfb_fre big_fres[BIG_FRES];
+
+/* mov $15,%rax; syscall */
+static const u8 rt_sigreturn_code[] = {
+	0x48, 0xc7, 0xc0, 0x0f, 0x00, 0x00, 0x00, 0x0f, 0x05,
+};
+
+static bool test_failed;
+
+static void fail(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("    # %s:%d: ", file, line);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	test_failed = true;
+}
+
+#define CHECK(cond) do {						\
+	if (!(cond))							\
+		fail(__FILE__, __LINE__, "%s", #cond);			\
+} while (0)
+
+#define CHECK_EQ(a, b) do {						\
+	unsigned long __a = (a), __b = (b);				\
+									\
+	if (__a != __b)							\
+		fail(__FILE__, __LINE__, "%s == %#lx, expected %s == %#lx", \
+		     #a, __a, #b, __b);					\
+} while (0)
+
+static void print_chain(const char *what, const unsigned long *ips,
+			unsigned int n)
+{
+	unsigned int i;
+
+	printf("    #   %s:", what);
+	for (i = 0; i < n; i++)
+		printf(" %#lx", ips[i]);
+	printf("\n");
+}
+
+static void check_chain(const char *file, int line, const char *what,
+			const unsigned long *got, unsigned int n,
+			const unsigned long *want, unsigned int m)
+{
+	if (n == m && !memcmp(got, want, n * sizeof(*got)))
+		return;
+	fail(file, line, "%s: wrong chain", what);
+	print_chain("got ", got, n);
+	print_chain("want", want, m);
+}
+
+#define CHECK_CHAIN(what, got, n, ...) do {				\
+	const unsigned long __want[] = { __VA_ARGS__ };			\
+									\
+	check_chain(__FILE__, __LINE__, what, got, n, __want,		\
+		    ARRAY_SIZE(__want));				\
+} while (0)
+
+#define CHECK_PCS(...) do {						\
+	const unsigned long __want[] = { __VA_ARGS__ };			\
+									\
+	check_chain(__FILE__, __LINE__, "PCs looked up", sim_counts.pcs, \
+		    sim_counts.nr_pcs, __want, ARRAY_SIZE(__want));	\
+} while (0)
+
+/* --- The program and its stacks --- */
+
+static void put64(unsigned long addr, u64 val)
+{
+	if (addr < STACK || addr + 8 > STACK + STACK_SIZE) {
+		fprintf(stderr, "%s: %#lx outside the stack\n", __func__, addr);
+		exit(2);
+	}
+	memcpy(stack_mem + (addr - STACK), &val, sizeof(val));
+}
+
+static void put32(unsigned long addr, u32 val)
+{
+	if (addr < CSTACK || addr + 4 > CSTACK + sizeof(cstack_mem)) {
+		fprintf(stderr, "%s: %#lx outside the stack\n", __func__, addr);
+		exit(2);
+	}
+	memcpy(cstack_mem + (addr - CSTACK), &val, sizeof(val));
+}
+
+/*
+ * Reset the simulation and set up the program: its SFrame section
+ * (resident or not), stack, library, signal trampolines and LEAF's rule.
+ */
+static void prog_setup(bool resident)
+{
+	static const struct sfb_fre main_fres[] = {
+		{ 0, FRE_INFO(SP, 1, W1), { 8 } },
+		{ 1, FRE_INFO(SP, 2, W1), { 16, -16 } },
+		{ 4, FRE_INFO(FP, 2, W1), { 16, -16 } },
+	};
+	static const struct sfb_fre a_fres[] = {
+		{ 0, FRE_INFO(SP, 1, W1), { 8 } },
+		{ 4, FRE_INFO(SP, 1, W1), { 32 } },
+	};
+	static const struct sfb_fre b_fres[] = {
+		{ 0, FRE_INFO(SP, 1, W1), { 8 } },
+		{ 1, FRE_INFO(SP, 1, W1), { 16 } },
+	};
+	static const struct sfb_fre reg_fres[] = {
+		{ 0, FRE_INFO(SP, 2, W1), { CTRL(3, 0, 1), 16 } },
+	};
+	static const struct sfb_fre sig_fres[] = {
+		{ 0, FRE_INFO(SP, 1, W1), { 8 } },
+	};
+	static const struct sfb_fre z_fres[] = {
+		{ 0, FRE_INFO(SP, 1, W1), { 0 } },
+	};
+	static const struct sfb_fre u_fres[] = {
+		{ 0, FRE_INFO(SP, 1, W1), { 12 } },
+	};
+	const u8 a1 = FDE_INFO(A1, INC);
+	const struct sfb_fde fdes[] = {
+		{ F_START, 0x40, a1, 0, 0, 0, NULL },
+		{ F_MAIN, 0x100, a1, 0, 0, ARRAY_SIZE(main_fres), main_fres },
+		{ F_A, 0x80, a1, 0, 0, ARRAY_SIZE(a_fres), a_fres },
+		{ F_B, F_B_SIZE, a1, 0, 0, ARRAY_SIZE(b_fres), b_fres },
+		{ F_REG, 0x40, a1, FLEX, 0, ARRAY_SIZE(reg_fres), reg_fres },
+		/* as in libc, the FDE starts one byte before the restorer */
+		{ F_SIG2 - 1, 0x10, a1 | FDE_SIGNAL, 0, 0, ARRAY_SIZE(sig_fres),
+		  sig_fres },
+		{ F_Z, 0x40, a1, 0, 0, ARRAY_SIZE(z_fres), z_fres },
+		{ F_U, 0x40, a1, 0, 0, ARRAY_SIZE(u_fres), u_fres },
+		{ F_BIG, BIG_SIZE, FDE_INFO(A2, INC), 0, 0, BIG_FRES,
+		  big_fres },
+	};
+	const struct sfb_sec sec = {
+		V3, SORTED, AMD64, 0, -8, 0, ARRAY_SIZE(fdes), fdes
+	};
+	/* LEAF: CFA = SP + 16, the return address still in its register */
+	const struct sframe_rule leaf_rule = {
+		.cfa = { SFRAME_LOC_REG, UNWIND_USER_SFRAME_SP_REG, 16 },
+		.ra = { SFRAME_LOC_SAME, 0, 0 },
+		.fp = { SFRAME_LOC_SAME, 0, 0 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < BIG_FRES; i++)
+		big_fres[i] = (struct sfb_fre){ 2 * i, FRE_INFO(SP, 1, W1),
+						{ 32 } };
+
+	sim_reset();
+	sim_sframe_add(TEXT, TEXT_END, SEC_ADDR, &sec, resident);
+	sim_sframe_add_rule(LEAF, LEAF_END, &leaf_rule);
+	sim_text_add(LIB, LIB_END);
+	sim_text_add(CTEXT, CTEXT + 0x1000);
+	memset(stack_mem, 0, sizeof(stack_mem));
+	uspace_map(STACK, stack_mem, sizeof(stack_mem));
+	memset(cstack_mem, 0, sizeof(cstack_mem));
+	uspace_map(CSTACK, cstack_mem, sizeof(cstack_mem));
+	uspace_map(F_SIG, rt_sigreturn_code, sizeof(rt_sigreturn_code));
+	uspace_map(F_SIG2, rt_sigreturn_code, sizeof(rt_sigreturn_code));
+}
+
+static void set_regs(unsigned long ip, unsigned long sp, unsigned long bp)
+{
+	sim_task.regs.ip = ip;
+	sim_task.regs.sp = sp;
+	sim_task.regs.bp = bp;
+}
+
+/* main's frame at @fp: called from _start, frame pointer chain ends */
+static void main_frame(unsigned long fp)
+{
+	put64(fp, 0);
+	put64(fp + 8, RA_START);
+}
+
+/*
+ * A (SP0) called from B, which called A as its last instruction, B
+ * called from main (frame pointer FP_MAIN), main from _start.
+ */
+static void stack_sframe(void)
+{
+	set_regs(F_A + 0x10, SP0, FP_MAIN);
+	put64(SP0 + 24, F_B + F_B_SIZE);	/* A: CFA = SP + 32 */
+	put64(SP0 + 32 + 8, RA_MAIN);		/* B: CFA = SP + 16 */
+	main_frame(FP_MAIN);
+}
+
+#define FP_LIB		(SP0 + 0x80)
+#define RA_LIB		(LIB + 0x123)
+
+/* A called from a library function without SFrame, called from main */
+static void stack_lib(void)
+{
+	set_regs(F_A + 0x10, SP0, FP_LIB);
+	put64(SP0 + 24, RA_LIB);
+	put64(FP_LIB, FP_MAIN);
+	put64(FP_LIB + 8, RA_MAIN);
+	main_frame(FP_MAIN);
+}
+
+/* The faultable walk of current; guard entries after @max */
+static unsigned int walk(unsigned long *ips, unsigned int max)
+{
+	unsigned long entries[MAX_CHAIN + 4];
+	struct unwind_stacktrace trace = { .entries = entries };
+	unsigned int i;
+	int ret;
+
+	sim_counts_reset();
+	for (i = 0; i < ARRAY_SIZE(entries); i++)
+		entries[i] = 0xdeadbeef;
+	ret = unwind_user(&trace, max);
+	CHECK_EQ(ret, 0);
+	CHECK(trace.nr <= max);
+	for (i = max; i < ARRAY_SIZE(entries); i++)
+		CHECK_EQ(entries[i], 0xdeadbeef);
+	memcpy(ips, entries, sizeof(*ips) * (trace.nr < max ? trace.nr : max));
+	return trace.nr < max ? trace.nr : max;
+}
+
+struct store_data {
+	unsigned long	ips[MAX_CHAIN];
+	unsigned int	nr;
+	unsigned int	limit;		/* stop after this many */
+	bool		atomic;		/* page faults disabled at every call */
+};
+
+static bool store(void *data, unsigned long ip)
+{
+	struct store_data *d = data;
+
+	if (!pagefault_disabled())
+		d->atomic = false;
+	if (d->nr == MAX_CHAIN)
+		return false;
+	d->ips[d->nr++] = ip;
+	return d->nr < d->limit;
+}
+
+/* The nofault walk of current's registers */
+static int walk_nofault(struct store_data *d, unsigned int limit)
+{
+	sim_counts_reset();
+	memset(d, 0, sizeof(*d));
+	d->limit = limit;
+	d->atomic = true;
+	return unwind_user_nofault(&sim_task.regs, store, d);
+}
+
+static void check_clean(void)
+{
+	CHECK_EQ(sim_sframe_refs(), 0);
+	CHECK_EQ(sim_counts.bad_context, 0);
+	CHECK_EQ(sim_pagefault_depth, 0);
+	CHECK_EQ(sim_warnings, 0);
+}
+
+/* --- Tests --- */
+
+/* SFrame alone, to the outermost frame; a return address past its function */
+static void test_sframe_chain(void)
+{
+	unsigned long ips[MAX_CHAIN];
+	unsigned int n;
+
+	prog_setup(true);
+	stack_sframe();
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("sframe", ips, n, F_A + 0x10, F_B + F_B_SIZE, RA_MAIN,
+		    RA_START);
+	/* the topmost IP is exact, return addresses are looked up at -1 */
+	CHECK_PCS(F_A + 0x10, F_B + F_B_SIZE - 1, RA_MAIN - 1, RA_START - 1);
+	CHECK_EQ(sim_counts.find_nofault, 0);
+	CHECK_EQ(sim_counts.text, 0);
+	check_clean();
+}
+
+/* A frame without SFrame: frame pointers, then SFrame again */
+static void test_fp_fallback(void)
+{
+	unsigned long ips[MAX_CHAIN];
+	unsigned int n;
+
+	prog_setup(true);
+	stack_lib();
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("sframe, fp, sframe", ips, n, F_A + 0x10, RA_LIB, RA_MAIN,
+		    RA_START);
+	CHECK_PCS(F_A + 0x10, RA_LIB - 1, RA_MAIN - 1, RA_START - 1);
+	/* the return address found with frame pointers was checked */
+	CHECK_EQ(sim_counts.text, 1);
+	check_clean();
+}
+
+/* A return address found with frame pointers must be in text */
+static void test_fp_text_check(void)
+{
+	unsigned long ips[MAX_CHAIN];
+	struct store_data d;
+	unsigned int n;
+
+	prog_setup(true);
+	stack_lib();
+	put64(FP_LIB, 0);
+	put64(FP_LIB + 8, 0x1234);
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("no text: the stack ends", ips, n, F_A + 0x10, RA_LIB);
+	CHECK_EQ(sim_counts.text, 1);
+	check_clean();
+
+	/* without the mmap_lock, an unknown address is taken */
+	CHECK_EQ(walk_nofault(&d, MAX_CHAIN), 0);
+	CHECK_CHAIN("nofault: unknown taken", d.ips, d.nr, F_A + 0x10, RA_LIB,
+		    0x1234);
+	CHECK_EQ(sim_counts.text_nofault, 1);
+	check_clean();
+
+	/* without SFrame, frame pointers are taken as they are */
+	sim_sframe_enabled = false;
+	set_regs(LIB + 0x10, SP0, FP_LIB);
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("fp only: no check", ips, n, LIB + 0x10, 0x1234);
+	CHECK_EQ(sim_counts.text, 0);
+}
+
+/* A zero return address ends the stack */
+static void test_zero_ra(void)
+{
+	unsigned long ips[MAX_CHAIN];
+	unsigned int n;
+
+	prog_setup(true);
+	stack_sframe();
+	put64(SP0 + 24, 0);
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("sframe, topmost", ips, n, F_A + 0x10);
+
+	stack_sframe();
+	put64(SP0 + 32 + 8, 0);
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("sframe, caller", ips, n, F_A + 0x10, F_B + F_B_SIZE);
+
+	stack_lib();
+	put64(FP_LIB + 8, 0);
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("frame pointer", ips, n, F_A + 0x10, RA_LIB);
+	check_clean();
+}
+
+/* A CFA that does not move up the stack, or is misaligned, ends the walk */
+static void test_cfa_not_up(void)
+{
+	unsigned long ips[MAX_CHAIN];
+	unsigned int n;
+
+	prog_setup(true);
+	main_frame(FP_MAIN);
+	/* SFrame: CFA = SP */
+	set_regs(F_Z + 4, SP0, FP_MAIN);
+	put64(SP0 - 8, RA_MAIN);
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("sframe: CFA == SP", ips, n, F_Z + 4);
+
+	/* SFrame: CFA = SP + 12 */
+	set_regs(F_U + 4, SP0, FP_MAIN);
+	put64(SP0, RA_MAIN);
+	put64(SP0 + 8, RA_MAIN);
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("sframe: CFA misaligned", ips, n, F_U + 4);
+
+	/* frame pointer below the stack pointer */
+	set_regs(LIB + 0x10, SP0, SP0 - 8);
+	put64(SP0 - 8, FP_MAIN);
+	put64(SP0, RA_MAIN);
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("fp: FP < SP", ips, n, LIB + 0x10);
+
+	/* frame pointer misaligned */
+	set_regs(LIB + 0x10, SP0, SP0 + 0x21);
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("fp: misaligned", ips, n, LIB + 0x10);
+	check_clean();
+}
+
+/* A rule based on another register than SP or FP: topmost frame only */
+static void test_reg_topmost(void)
+{
+	unsigned long ips[MAX_CHAIN];
+	unsigned int n;
+
+	prog_setup(true);
+	main_frame(FP_MAIN);
+	set_regs(F_REG + 8, SP0, FP_MAIN);
+	sim_task.regs.bx = SP0 + 0x10;
+	put64(SP0 + 0x18, RA_MAIN);
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("topmost: %rbx + 16", ips, n, F_REG + 8, RA_MAIN, RA_START);
+
+	/* called from F_REG: its %rbx is not known */
+	set_regs(F_A + 0x10, SP0, FP_MAIN);
+	sim_task.regs.bx = SP0 + 0x30;
+	put64(SP0 + 24, F_REG + 9);
+	put64(SP0 + 0x38, RA_MAIN);
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("caller: the walk ends", ips, n, F_A + 0x10, F_REG + 9);
+	check_clean();
+}
+
+/* A return address still in its register: topmost frame only */
+static void test_ra_same_topmost(void)
+{
+	unsigned long ips[MAX_CHAIN];
+	unsigned int n;
+
+	prog_setup(true);
+	main_frame(FP_MAIN);
+	set_regs(LEAF + 4, SP0, FP_MAIN);
+	sim_task.regs.r14 = RA_MAIN;
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("topmost: RA in r14", ips, n, LEAF + 4, RA_MAIN, RA_START);
+
+	set_regs(F_A + 0x10, SP0, FP_MAIN);
+	put64(SP0 + 24, LEAF + 5);
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("caller: the walk ends", ips, n, F_A + 0x10, LEAF + 5);
+	check_clean();
+}
+
+/* Never more than max_entries, never written past them */
+static void test_max_entries(void)
+{
+	unsigned long ips[MAX_CHAIN];
+	unsigned long entry = 1;
+	struct unwind_stacktrace trace = { .entries = &entry };
+	unsigned int n;
+
+	prog_setup(true);
+	stack_sframe();
+	n = walk(ips, 2);
+	CHECK_CHAIN("max 2", ips, n, F_A + 0x10, F_B + F_B_SIZE);
+	CHECK_EQ(sim_cond_resched_calls, 1);
+	check_clean();
+
+	n = walk(ips, 1);
+	CHECK_CHAIN("max 1", ips, n, F_A + 0x10);
+	CHECK_EQ(sim_cond_resched_calls, 0);
+
+	n = walk(ips, 4);
+	CHECK_CHAIN("max 4", ips, n, F_A + 0x10, F_B + F_B_SIZE, RA_MAIN,
+		    RA_START);
+
+	sim_counts_reset();
+	trace.nr = 7;
+	CHECK_EQ(unwind_user(&trace, 0), -EINVAL);
+	CHECK_EQ(trace.nr, 0);
+	CHECK_EQ(entry, 1);
+	CHECK_EQ(sim_counts.find, 0);
+	check_clean();
+}
+
+/* The sysctl off: frame pointers only, SFrame never asked */
+static void test_sframe_off(void)
+{
+	unsigned long ips[MAX_CHAIN];
+	struct store_data d;
+	unsigned int n;
+
+	prog_setup(true);
+	stack_sframe();
+	sim_sframe_enabled = false;
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("fp", ips, n, F_A + 0x10, RA_START);
+	CHECK_EQ(walk_nofault(&d, MAX_CHAIN), 0);
+	CHECK_CHAIN("fp, nofault", d.ips, d.nr, F_A + 0x10, RA_START);
+	CHECK_EQ(sim_counts.find + sim_counts.find_nofault, 0);
+	CHECK_EQ(sim_counts.text + sim_counts.text_nofault, 0);
+	check_clean();
+}
+
+/* A compat task: 4-byte frame pointer frames, SFrame never asked */
+static void test_compat(void)
+{
+	unsigned long ips[MAX_CHAIN];
+	struct store_data d;
+	unsigned int n;
+
+	prog_setup(true);
+	memset(cstack_mem, 0xff, sizeof(cstack_mem));
+	sim_task.regs.cs = __USER32_CS;
+	set_regs(CTEXT + 0x10, CSTACK + 0x100, CSTACK + 0x200);
+	put32(CSTACK + 0x200, CSTACK + 0x300);
+	put32(CSTACK + 0x204, CTEXT + 0x20);
+	put32(CSTACK + 0x300, 0);
+	put32(CSTACK + 0x304, CTEXT + 0x30);
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("compat", ips, n, CTEXT + 0x10, CTEXT + 0x20, CTEXT + 0x30);
+	CHECK_EQ(walk_nofault(&d, MAX_CHAIN), 0);
+	CHECK_CHAIN("compat, nofault", d.ips, d.nr, CTEXT + 0x10, CTEXT + 0x20,
+		    CTEXT + 0x30);
+	CHECK_EQ(sim_counts.find + sim_counts.find_nofault, 0);
+	check_clean();
+
+	/* vm86: no stack to unwind */
+	sim_task.regs.flags = X86_VM_MASK;
+	n = walk(ips, MAX_CHAIN);
+	CHECK_EQ(n, 0);
+}
+
+/* The nofault walk: same chain, only non-faulting reads, no sleeping */
+static void test_nofault(void)
+{
+	struct store_data d;
+
+	prog_setup(true);
+	stack_lib();
+	CHECK_EQ(walk_nofault(&d, MAX_CHAIN), 0);
+	CHECK_CHAIN("nofault", d.ips, d.nr, F_A + 0x10, RA_LIB, RA_MAIN,
+		    RA_START);
+	CHECK(d.atomic);
+	CHECK_PCS(F_A + 0x10, RA_LIB - 1, RA_MAIN - 1, RA_START - 1);
+	CHECK_EQ(sim_counts.find_nofault, 4);
+	CHECK_EQ(sim_counts.find, 0);
+	CHECK_EQ(sim_counts.gets, 0);
+	CHECK_EQ(sim_counts.text_nofault, 1);
+	CHECK_EQ(sim_get_user_calls, 0);
+	CHECK(uspace_stats.calls > 0);
+	CHECK_EQ(uspace_stats.calls_atomic, uspace_stats.calls);
+	CHECK_EQ(sim_cond_resched_calls, 0);
+	check_clean();
+
+	/* store() stops the walk */
+	CHECK_EQ(walk_nofault(&d, 2), 0);
+	CHECK_CHAIN("stopped", d.ips, d.nr, F_A + 0x10, RA_LIB);
+
+	/* user memory not accessible, or a kernel thread: nothing */
+	sim_nmi_uaccess_okay = false;
+	CHECK_EQ(walk_nofault(&d, MAX_CHAIN), -EINVAL);
+	CHECK_EQ(d.nr, 0);
+	sim_nmi_uaccess_okay = true;
+	sim_task.flags = PF_KTHREAD;
+	CHECK_EQ(walk_nofault(&d, MAX_CHAIN), -EINVAL);
+	CHECK_EQ(d.nr, 0);
+	check_clean();
+}
+
+/* A section not resident: the nofault walk uses frame pointers there */
+static void test_nofault_not_resident(void)
+{
+	unsigned long ips[MAX_CHAIN];
+	struct store_data d;
+	unsigned int n;
+
+	prog_setup(false);
+	stack_lib();
+	CHECK_EQ(walk_nofault(&d, MAX_CHAIN), 0);
+	/* A has no frame pointer: the library's frame is skipped */
+	CHECK_CHAIN("nofault", d.ips, d.nr, F_A + 0x10, RA_MAIN, RA_START);
+	CHECK_EQ(sim_get_user_calls, 0);
+	CHECK_EQ(uspace_stats.calls_atomic, uspace_stats.calls);
+	check_clean();
+
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("faultable", ips, n, F_A + 0x10, RA_LIB, RA_MAIN,
+		    RA_START);
+	check_clean();
+}
+
+/* FREs that a lookup of @pc reads */
+static unsigned int fres_read_at(unsigned long pc)
+{
+	struct sframe_entry *cache = NULL;
+	struct sframe_rule rule;
+	int ret;
+
+	ret = sframe_user_find(pc, &rule, &cache, false);
+	sframe_user_release(&cache);
+	CHECK_EQ(ret, 0);
+	return rule.fres_read;
+}
+
+/*
+ * The FRE budget of a walk: lookups in a function of BIG_FRES FREs use
+ * it up, the rest of the stack is unwound with frame pointers, which
+ * here give another chain than SFrame would.
+ */
+static void test_budget(void)
+{
+	/* FRE 94 of F_BIG: 96 FREs read (up to the next one) */
+	const unsigned long small = F_BIG + 2 * 94, large = F_BIG + 2000;
+	const unsigned long fp = SP0 + 0x400, fp2 = SP0 + 0x480;
+	const unsigned long ras[] = {
+		large + 1, large + 1, large + 1, small + 1, large + 1, RA_START
+	};
+	unsigned long ips[MAX_CHAIN];
+	unsigned int i, n, run;
+
+	prog_setup(true);
+	/*
+	 * The premise: what the lookups cost, against the budget of
+	 * user.c, UNWIND_USER_SFRAME_BUDGET = 4 * SFRAME_FDE_MAX_FRES
+	 */
+	CHECK_EQ(fres_read_at(large), BIG_FRES);
+	CHECK_EQ(fres_read_at(small), 4 * SFRAME_FDE_MAX_FRES - 4 * BIG_FRES);
+
+	/* frames of F_BIG: CFA = SP + 32; the frame pointer is another chain */
+	for (i = 0; i < ARRAY_SIZE(ras); i++)
+		put64(SP0 + 32 * i + 24, ras[i]);
+	put64(fp, fp2);
+	put64(fp + 8, LIB + 0x40);
+	put64(fp2, 0);
+	put64(fp2 + 8, LIB + 0x50);
+	main_frame(FP_MAIN);
+
+	for (run = 0; run < 2; run++) {
+		set_regs(large, SP0, fp);
+		n = walk(ips, MAX_CHAIN);
+		/* 4 * 1000 + 96 FREs: six SFrame frames, then fp */
+		CHECK_CHAIN("budget", ips, n, large, large + 1, large + 1,
+			    large + 1, small + 1, large + 1, LIB + 0x40,
+			    LIB + 0x50);
+		CHECK_PCS(large, large, large, large, small, large);
+		/* plain frame pointers after the budget: no text check */
+		CHECK_EQ(sim_counts.text, 0);
+		check_clean();
+	}
+}
+
+/* The faultable walk may sleep between frames, the nofault one never */
+static void test_cond_resched(void)
+{
+	unsigned long ips[MAX_CHAIN];
+	struct store_data d;
+	unsigned int n;
+
+	prog_setup(true);
+	stack_lib();
+	n = walk(ips, MAX_CHAIN);
+	CHECK_EQ(n, 4);
+	CHECK_EQ(sim_cond_resched_calls, 4);
+
+	walk_nofault(&d, MAX_CHAIN);
+	CHECK_EQ(d.nr, 4);
+	CHECK_EQ(sim_cond_resched_calls, 0);
+	check_clean();
+}
+
+/* The walk keeps one registry entry at a time and releases it at the end */
+static void test_cache_release(void)
+{
+	unsigned long ips[MAX_CHAIN];
+	unsigned int n;
+
+	prog_setup(true);
+	stack_sframe();
+	n = walk(ips, MAX_CHAIN);
+	CHECK_EQ(n, 4);
+	/* all four frames in one entry: taken once, released at the end */
+	CHECK_EQ(sim_counts.gets, 1);
+	CHECK_EQ(sim_counts.puts, 1);
+
+	stack_lib();
+	n = walk(ips, MAX_CHAIN);
+	CHECK_EQ(n, 4);
+	CHECK_EQ(sim_counts.gets, 2);
+	CHECK_EQ(sim_counts.puts, 2);
+
+	n = walk(ips, 2);
+	CHECK_EQ(n, 2);
+	CHECK_EQ(sim_counts.puts, sim_counts.gets);
+	check_clean();
+}
+
+/* Kernel threads and kernel mode registers have no user stack */
+static void test_not_user(void)
+{
+	unsigned long ips[MAX_CHAIN];
+	unsigned int n;
+
+	prog_setup(true);
+	stack_sframe();
+	sim_task.flags = PF_KTHREAD;
+	n = walk(ips, MAX_CHAIN);
+	CHECK_EQ(n, 0);
+	sim_task.flags = 0;
+	sim_task.regs.cs = 0x10;	/* __KERNEL_CS */
+	n = walk(ips, MAX_CHAIN);
+	CHECK_EQ(n, 0);
+	CHECK_EQ(sim_counts.find + sim_counts.find_nofault, 0);
+	check_clean();
+}
+
+/* A uprobe at a function's first instruction: the return address at SP */
+static void test_uprobe_entry(void)
+{
+	unsigned long ips[MAX_CHAIN];
+	unsigned int n;
+
+	prog_setup(true);
+	main_frame(FP_MAIN);
+	set_regs(LIB, SP0, FP_MAIN);
+	put64(SP0, RA_MAIN);
+	sim_uprobe_at_func_entry = true;
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("at entry", ips, n, LIB, RA_MAIN, RA_START);
+	sim_uprobe_at_func_entry = false;
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("in the body", ips, n, LIB, RA_START);
+	check_clean();
+}
+
+/*
+ * Through a signal frame: the handler returns to the restorer, which is
+ * found by its code (no FDE) or by a signal FDE; the interrupted IP is
+ * exact, here the first byte of A.
+ */
+static void test_sigframe(void)
+{
+	const unsigned long sigsp = SP0 + 32, isp = SP0 + 0x180;
+	const unsigned long fp = SP0 + 0x300;
+	const unsigned long restorers[] = { F_SIG, F_SIG2 };
+	const unsigned long sc = sigsp + offsetof(struct ucontext, uc_mcontext);
+	unsigned long ips[MAX_CHAIN];
+	struct store_data d;
+	unsigned int i, n;
+
+	for (i = 0; i < ARRAY_SIZE(restorers); i++) {
+		prog_setup(true);
+		set_regs(F_A + 0x10, SP0, 0);
+		put64(SP0 + 24, restorers[i]);
+		put64(sc + offsetof(struct sigcontext_64, ip), F_A);
+		put64(sc + offsetof(struct sigcontext_64, sp), isp);
+		put64(sc + offsetof(struct sigcontext_64, bp), fp);
+		put64(isp, RA_MAIN);
+		main_frame(fp);
+		n = walk(ips, MAX_CHAIN);
+		CHECK_CHAIN("through the signal frame", ips, n, F_A + 0x10,
+			    restorers[i], F_A, RA_MAIN, RA_START);
+		CHECK_PCS(F_A + 0x10, restorers[i] - 1, F_A, RA_MAIN - 1,
+			  RA_START - 1);
+		check_clean();
+		CHECK_EQ(walk_nofault(&d, MAX_CHAIN), 0);
+		CHECK_CHAIN("nofault", d.ips, d.nr, F_A + 0x10, restorers[i],
+			    F_A, RA_MAIN, RA_START);
+		CHECK_EQ(sim_get_user_calls, 0);
+		CHECK_EQ(uspace_stats.calls_atomic, uspace_stats.calls);
+		check_clean();
+	}
+
+	/* interrupted in the restorer itself: no signal frame step */
+	set_regs(F_SIG, sigsp, fp);
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("topmost restorer", ips, n, F_SIG, RA_START);
+	check_clean();
+}
+
+struct test {
+	const char	*name;
+	void		(*fn)(void);
+};
+
+#define TEST(name)	{ #name, test_##name }
+
+static const struct test tests[] = {
+	TEST(sframe_chain),
+	TEST(fp_fallback),
+	TEST(fp_text_check),
+	TEST(zero_ra),
+	TEST(cfa_not_up),
+	TEST(reg_topmost),
+	TEST(ra_same_topmost),
+	TEST(max_entries),
+	TEST(sframe_off),
+	TEST(compat),
+	TEST(nofault),
+	TEST(nofault_not_resident),
+	TEST(budget),
+	TEST(cond_resched),
+	TEST(cache_release),
+	TEST(not_user),
+	TEST(uprobe_entry),
+	TEST(sigframe),
+};
+
+static bool selected(const char *name, int argc, char **argv)
+{
+	int i;
+
+	if (argc < 2)
+		return true;
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], name))
+			return true;
+	}
+	return false;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int i, n = 0, passed = 0, failed = 0;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("TAP version 13\n");
+	for (i = 0; i < ARRAY_SIZE(tests); i++) {
+		if (!selected(tests[i].name, argc, argv))
+			continue;
+		test_failed = false;
+		tests[i].fn();
+		n++;
+		printf("%sok %u unwind.%s\n", test_failed ? "not " : "", n,
+		       tests[i].name);
+		if (test_failed)
+			failed++;
+		else
+			passed++;
+	}
+	printf("1..%u\n", n);
+	printf("%u passed, %u failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
