@@ -23,35 +23,6 @@
 
 #include "sframe_registry.h"
 
-#include <trace/events/sframe.h>
-
-/* Look @pc up in @e's section; with @nofault, without faulting */
-static int sframe_lookup(struct sframe_entry *e, unsigned long pc,
-			 struct sframe_rule *rule, bool nofault)
-{
-	enum sframe_reason reason;
-	int ret;
-
-	atomic_long_inc(&e->lookups);
-	if (nofault)
-		ret = sframe_find_nofault(&e->sec, pc, rule, &reason);
-	else
-		ret = sframe_find(&e->sec, pc, rule, &reason);
-	if (ret) {
-		atomic_long_inc(&e->failures);
-		/*
-		 * A fault is not corruption: the page may come back.
-		 * Corruption met without faulting is marked (and named,
-		 * which needs d_path()) by the faultable lookup of the same
-		 * PC that sframe_user_find() asks for.
-		 */
-		if (ret == -EBADMSG && !nofault)
-			sframe_mark_bad(e, reason);
-		trace_sframe_unwind_error(pc, ret);
-	}
-	return ret;
-}
-
 /**
  * sframe_user_find() - find the unwind rule for a PC of current
  * @pc:		user PC (for a caller's frame, one byte into the call)
@@ -98,7 +69,7 @@ int sframe_user_find(unsigned long pc, struct sframe_rule *rule,
 		if (e)
 			state = atomic_read_acquire(&e->state);
 		if (state == SFRAME_OK)
-			ret = sframe_lookup(e, pc, rule, true);
+			ret = sframe_entry_find(e, pc, rule, true);
 		rcu_read_unlock();
 		/*
 		 * Not discovered, not resolved or not resident yet; or corrupt,
@@ -132,7 +103,7 @@ int sframe_user_find(unsigned long pc, struct sframe_rule *rule,
 		atomic_long_inc(&e->lookups);
 		return 0;
 	}
-	ret = sframe_lookup(e, pc, rule, false);
+	ret = sframe_entry_find(e, pc, rule, false);
 	if (!ret)
 		sframe_rcache_put(e, pc, rule);
 	return ret;

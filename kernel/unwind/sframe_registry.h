@@ -81,6 +81,8 @@ void sframe_remove_range(struct mm_struct *mm, unsigned long start,
 struct sframe_entry *sframe_get(struct mm_struct *mm, unsigned long pc);
 struct sframe_entry *sframe_get_from(struct mm_struct *mm, unsigned long addr);
 void sframe_mark_bad(struct sframe_entry *e, enum sframe_reason reason);
+int sframe_entry_find(struct sframe_entry *e, unsigned long pc,
+		      struct sframe_rule *rule, bool nofault);
 const char *sframe_state_name(int state);
 
 /* sframe_discover.c */

@@ -9,6 +9,10 @@
  * support, so these tests also run on UML (kernel/unwind/.kunitconfig).
  */
 #include <kunit/test.h>
+#include <linux/mman.h>
+#include <linux/uaccess.h>
+
+#include "sframe_kunit_builder.h"
 
 #define T0	0x100000UL
 
@@ -145,12 +149,16 @@ static void sframe_reg_overlap_refused(struct kunit *test)
 static void sframe_reg_remove_exact(struct kunit *test)
 {
 	struct sframe_test *t = test->priv;
+	struct sframe_entry *next;
 
 	sframe_reg_add(test, T0, T0 + 0x3000, SFRAME_OK);
-	sframe_reg_add(test, T0 + 0x3000, T0 + 0x4000, SFRAME_OK);
+	next = sframe_reg_add(test, T0 + 0x3000, T0 + 0x4000, SFRAME_OK);
 	sframe_vma_removed(t->mm, T0, T0 + 0x3000);
 	KUNIT_EXPECT_NULL(test, mtree_load(&t->mm->sframe_mt, T0));
 	sframe_reg_expect(test, t->mm, T0 + 0x3000, T0 + 0x3000, T0 + 0x4000);
+	/* The next entry, right at the end of the range, is not touched */
+	KUNIT_EXPECT_PTR_EQ(test, mtree_load(&t->mm->sframe_mt, T0 + 0x3000),
+			    next);
 	KUNIT_EXPECT_EQ(test, sframe_reg_count(t->mm), 1U);
 }
 
@@ -301,6 +309,69 @@ static void sframe_reg_get_from(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, sframe_get_from(t->mm, T0 + 0x1000));
 }
 
+/*
+ * A lookup that finds the section corrupt marks its entry bad, in
+ * faultable context only: without faulting, the repair at the next
+ * return to user space does (sframe_repair.c).  The section is in user
+ * memory, one function whose third FRE starts where the second does.
+ */
+static void sframe_reg_find_marks_bad(struct kunit *test)
+{
+	static const struct sfb_fre fres[] = {
+		{ 0, FRE_INFO(SFRAME_BASE_REG_SP, 1, SFRAME_FRE_DATAWORD_1B), { 8 } },
+		{ 4, FRE_INFO(SFRAME_BASE_REG_SP, 1, SFRAME_FRE_DATAWORD_1B), { 16 } },
+		{ 4, FRE_INFO(SFRAME_BASE_REG_SP, 1, SFRAME_FRE_DATAWORD_1B), { 8 } },
+	};
+	struct sfb_fde fde = {
+		0, 16, FDE_INFO(SFRAME_FRE_TYPE_ADDR1, SFRAME_FDE_PCTYPE_INC),
+		0, 0, ARRAY_SIZE(fres), fres,
+	};
+	const struct sfb_sec s = {
+		SFRAME_VERSION_3,
+		SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL,
+		SFRAME_ABI_AMD64_ENDIAN_LITTLE, 0, -8, 0, 1, &fde,
+	};
+	struct sfb_layout *lay;
+	struct sframe_rule rule;
+	struct sframe_entry *e;
+	unsigned long base;
+	size_t len;
+	u8 *buf;
+
+	buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	lay = kunit_kzalloc(test, sizeof(*lay), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, lay);
+	base = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
+			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_VALUE(base));
+	KUNIT_ASSERT_NE(test, base, 0UL);
+	/* The function is the section's first page, as if it were text */
+	fde.func = base;
+	len = sfb_build(&s, base, buf, PAGE_SIZE, lay);
+	KUNIT_ASSERT_NE(test, len, (size_t)0);
+	KUNIT_ASSERT_EQ(test, copy_to_user((void __user *)base, buf, len), 0UL);
+
+	e = sframe_reg_add(test, base, base + 16, SFRAME_OK);
+	memset(&e->sec, 0, sizeof(e->sec));
+	e->sec.sframe_start = base;
+	e->sec.sframe_end = base + len;
+	e->sec.text_start = base;
+	e->sec.text_end = base + 16;
+	KUNIT_ASSERT_EQ(test, sframe_section_init(&e->sec, NULL), 0);
+
+	KUNIT_EXPECT_EQ(test, sframe_entry_find(e, base + 2, &rule, false), 0);
+	KUNIT_EXPECT_EQ(test, rule.cfa.off, 8);
+	KUNIT_EXPECT_EQ(test, sframe_entry_find(e, base + 5, &rule, true),
+			-EBADMSG);
+	KUNIT_EXPECT_EQ(test, atomic_read(&e->state), SFRAME_OK);
+	KUNIT_EXPECT_EQ(test, sframe_entry_find(e, base + 5, &rule, false),
+			-EBADMSG);
+	KUNIT_EXPECT_EQ(test, atomic_read(&e->state), SFRAME_BAD);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&e->lookups), 3L);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&e->failures), 2L);
+}
+
 static void sframe_reg_exit_frees(struct kunit *test)
 {
 	struct sframe_test *t = test->priv;
@@ -324,6 +395,7 @@ static struct kunit_case sframe_registry_cases[] = {
 	KUNIT_CASE(sframe_reg_fork_dontcopy),
 	KUNIT_CASE(sframe_reg_explicit_count),
 	KUNIT_CASE(sframe_reg_get_from),
+	KUNIT_CASE(sframe_reg_find_marks_bad),
 	KUNIT_CASE(sframe_reg_exit_frees),
 	{}
 };

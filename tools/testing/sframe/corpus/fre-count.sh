@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# fre-count.sh ELF...: the largest number of FREs in one function of each
+# Usage: ELF...  Prints the largest number of FREs in one function of each
 # file's .sframe section (objdump --sframe, binutils >= 2.46), the five
-# largest last.  The measure behind SFRAME_FDE_MAX_FRES; run it in the sid
-# root: devtools/chroot.sh tools/testing/sframe/corpus/fre-count.sh FILES
+# largest last: the measure behind SFRAME_FDE_MAX_FRES.  Run it in the sid
+# root, with devtools/chroot.sh.
 set -euo pipefail
 for f in "$@"; do
 	objdump --sframe "$f" 2>/dev/null | awk -v f="${f##*/}" '

@@ -3,25 +3,17 @@
 #ifndef _SFRAME_SHIM_LINUX_BITOPS_H
 #define _SFRAME_SHIM_LINUX_BITOPS_H
 
-#include <assert.h>
 #include <linux/bits.h>
 
-/* The first set bit of *@addr at or after @bit, or @size if none */
-static inline unsigned long sim_find_next_bit(const unsigned long *addr,
-					      unsigned long size,
-					      unsigned long bit)
-{
-	assert(size <= (unsigned long)BITS_PER_LONG);
-	for (; bit < size; bit++) {
-		if (*addr & BIT(bit))
-			return bit;
-	}
-	return size;
-}
-
+/*
+ * Every set bit of the one-word bitmap at @addr below @size, lowest
+ * first: a copy of the word loses its lowest set bit at each step, so
+ * that each argument is evaluated once.
+ */
 #define for_each_set_bit(bit, addr, size)				\
-	for ((bit) = sim_find_next_bit((addr), (size), 0);		\
-	     (bit) < (size);						\
-	     (bit) = sim_find_next_bit((addr), (size), (bit) + 1))
+	for (unsigned long __fsb_word = *(addr), __fsb_size = (size);	\
+	     __fsb_word &&						\
+	     ((bit) = __builtin_ctzl(__fsb_word)) < __fsb_size;		\
+	     __fsb_word &= __fsb_word - 1)
 
 #endif

@@ -14,11 +14,12 @@ extern unsigned long sim_get_user_calls;
 
 /* Return: 0, or -EFAULT with @x zeroed */
 #define get_user(x, ptr) ({						\
-	__typeof__(*(ptr)) __gu_val;					\
+	__typeof__(ptr) __gu_ptr = (ptr);				\
+	__typeof__(*__gu_ptr) __gu_val;					\
 	unsigned long __gu_left;					\
 									\
 	sim_get_user_calls++;						\
-	__gu_left = sim_copy_from_user(&__gu_val, (ptr),		\
+	__gu_left = sim_copy_from_user(&__gu_val, __gu_ptr,		\
 				       sizeof(__gu_val));		\
 	(x) = __gu_left ? 0 : __gu_val;					\
 	__gu_left ? -EFAULT : 0;					\
