@@ -62,6 +62,9 @@ static int sigframe_read(struct unwind_user_state *state, void *dst,
  * pointer is then at the ucontext of the rt_sigframe the kernel built,
  * which holds the registers of the interrupted code.  Only the code
  * bytes identify the trampoline; the frame is read like any user memory.
+ * A return address is the trampoline's start; the sampled PC of the
+ * topmost frame may also be at the syscall or just past it (a sample
+ * taken at the rt_sigreturn system call), with the same stack pointer.
  *
  * Context: Any context; with @state->nofault, it neither faults nor sleeps.
  * Return: 0 with @state's ip, sp and fp loaded from the signal frame;
@@ -74,13 +77,23 @@ int unwind_user_sigframe(struct unwind_user_state *state)
 		0x48, 0xc7, 0xc0, 0x0f, 0x00, 0x00, 0x00,	/* mov $15, %rax */
 		0x0f, 0x05,					/* syscall */
 	};
+	/* Where in the trampoline the PC may be: start, syscall, past it */
+	static const u8 at[] = { 0, 7, 9 };
+	unsigned int i, n = state->topmost ? ARRAY_SIZE(at) : 1;
 	struct sigcontext_64 __user *sc;
 	u8 insn[sizeof(rt_sigreturn)];
 	unsigned long ip, sp, bp;
 
-	if (state->ws != 8 ||
-	    sigframe_read(state, insn, (void __user *)state->ip, sizeof(insn)) ||
-	    memcmp(insn, rt_sigreturn, sizeof(insn)))
+	if (state->ws != 8)
+		return -ENOENT;
+	for (i = 0; i < n && state->ip >= at[i]; i++) {
+		if (!sigframe_read(state, insn,
+				   (void __user *)(state->ip - at[i]),
+				   sizeof(insn)) &&
+		    !memcmp(insn, rt_sigreturn, sizeof(insn)))
+			break;
+	}
+	if (i == n || state->ip < at[i])
 		return -ENOENT;
 
 	/* The handler's return popped pretcode: sp is at the ucontext */

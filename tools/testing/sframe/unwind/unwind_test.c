@@ -34,6 +34,7 @@
 
 #include <linux/array_size.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/sframe.h>
 #include <linux/uaccess.h>
 #include <linux/unwind_user.h>
@@ -834,11 +835,66 @@ static void test_sigframe(void)
 		check_clean();
 	}
 
-	/* interrupted in the restorer itself: no signal frame step */
-	set_regs(F_SIG, sigsp, fp);
+	/*
+	 * Sampled in the restorer itself, at its start, at the syscall or
+	 * past it (the rt_sigreturn system call): the same signal frame
+	 */
+	for (i = 0; i < 3; i++) {
+		const unsigned long pc = F_SIG + (unsigned long[]){ 0, 7, 9 }[i];
+
+		set_regs(pc, sigsp, fp);
+		n = walk(ips, MAX_CHAIN);
+		CHECK_CHAIN("topmost restorer", ips, n, pc, F_A, RA_MAIN,
+			    RA_START);
+		check_clean();
+	}
+	/* ...but not elsewhere in it */
+	set_regs(F_SIG + 3, sigsp, fp);
 	n = walk(ips, MAX_CHAIN);
-	CHECK_CHAIN("topmost restorer", ips, n, F_SIG, RA_START);
+	CHECK_CHAIN("inside the restorer", ips, n, F_SIG + 3, RA_START);
 	check_clean();
+}
+
+/*
+ * The interrupted frame must be above the signal frame, unless the
+ * handler ran on the alternate signal stack (or one whose place the
+ * kernel forgot: SS_AUTODISARM)
+ */
+static void test_sigframe_stack(void)
+{
+	const unsigned long sigsp = SP0 + 32, isp = SP0 - 0x100;
+	const unsigned long fp = SP0 + 0x300;
+	const unsigned long sc = sigsp + offsetof(struct ucontext, uc_mcontext);
+	unsigned long ips[MAX_CHAIN];
+	unsigned int n;
+
+	prog_setup(true);
+	set_regs(F_A + 0x10, SP0, 0);
+	put64(SP0 + 24, F_SIG2);
+	put64(sc + offsetof(struct sigcontext_64, ip), F_A);
+	put64(sc + offsetof(struct sigcontext_64, sp), isp);
+	put64(sc + offsetof(struct sigcontext_64, bp), fp);
+	put64(isp, RA_MAIN);
+	main_frame(fp);
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("interrupted below", ips, n, F_A + 0x10, F_SIG2);
+	check_clean();
+
+	sim_task.sas_ss_sp = SP0 - 0x1000;
+	sim_task.sas_ss_size = 0x1100;
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("on the alternate stack", ips, n, F_A + 0x10, F_SIG2,
+		    F_A, RA_MAIN, RA_START);
+	check_clean();
+
+	sim_task.sas_ss_sp = 0;
+	sim_task.sas_ss_size = 0;
+	sim_task.sas_ss_flags = SS_AUTODISARM;
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("SS_AUTODISARM", ips, n, F_A + 0x10, F_SIG2, F_A,
+		    RA_MAIN, RA_START);
+	check_clean();
+	sim_task.sas_ss_flags = 0;
 }
 
 struct test {
@@ -867,6 +923,7 @@ static const struct test tests[] = {
 	TEST(not_user),
 	TEST(uprobe_entry),
 	TEST(sigframe),
+	TEST(sigframe_stack),
 };
 
 static bool selected(const char *name, int argc, char **argv)

@@ -15,6 +15,9 @@
 struct task_struct {
 	unsigned int	flags;
 	struct pt_regs	regs;		/* the user registers */
+	unsigned long	sas_ss_sp;	/* the alternate signal stack */
+	size_t		sas_ss_size;
+	unsigned int	sas_ss_flags;
 };
 
 extern struct task_struct sim_task;
