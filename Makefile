@@ -10,7 +10,7 @@ export SFRAME_CACHE ?= /var/cache/sframe-unwind
 
 .PHONY: help root tree patches patches-bisect kernel kernel-perf kunit \
 	kunit-arm64 kunit-s390 kunit-cross vm test harness sframe-diff fuzz selftests \
-	bench-walker test-vm demo-defer bench-mmap perf demo bench clean distclean
+	bench-walker test-vm demo-defer bench-mmap perf demo bench mutants clean distclean
 
 help:
 	@echo "make demo            perf --call-graph=sframe vs fp vs dwarf on a demo workload (VM)"
@@ -19,6 +19,7 @@ help:
 	@echo "make harness         the userspace harness level (unit tests, fuzz smoke, sframe-diff)"
 	@echo "make sframe-diff [FILES='ELF...']  our rule vs libsframe's at every PC (default: the corpus)"
 	@echo "make fuzz [SECONDS=N]  libFuzzer on the SFrame reader (default 60 s)"
+	@echo "make mutants [MUTANTS='NN ...']  plant each bug of devtools/mutants/, check that a test level kills it"
 	@echo "make bench           SFrame vs fp vs dwarf: unwind cost, lookup scaling, perf record (VM)"
 	@echo "make bench-walker    ns and instructions per lookup, 10/1000/100000 functions"
 	@echo "make bench-mmap      what SFrame support costs mmap(): perf kernel vs one without the feature"
@@ -106,6 +107,9 @@ fuzz: root
 
 bench-walker: root
 	$(DEV)/bench-walker.sh
+
+mutants: tree
+	$(DEV)/mutants.sh $(MUTANTS)
 
 clean:
 	rm -rf build
