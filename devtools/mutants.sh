@@ -161,21 +161,8 @@ level_kunit() {
 }
 
 level_diff() {
-	local dc=$B/diff/work/sframe-build
-	in_root sh -ec '
-		cd "$0"
-		make -s B="$1/sid" "$1/sid/sframe_diff"
-		mkdir -p "$1/sid-s390x/inc"
-		ln -sf /usr/include/sframe.h /usr/include/sframe-api.h "$1/sid-s390x/inc/"
-		make -s B="$1/sid-s390x" CC=s390x-linux-gnu-gcc LDFLAGS=-static \
-			LIBSFRAME_CFLAGS="-I$1/sid-s390x/inc" \
-			LDLIBS_SFRAME="-L/usr/lib/s390x-linux-gnu -lsframe" \
-			"$1/sid-s390x/sframe_diff"
-	' "$TREE/$T" "$dc" || return 2
-	in_root --root "$TRIXIE_ROOT" sh -ec '
-		cd "$0"
-		make -s B="$1/trixie-static" LDFLAGS=-static "$1/trixie-static/sframe_diff"
-	' "$TREE/$T" "$dc" || return 2
+	"$REPO/devtools/sframe-diff.sh" --build "$TREE/$T" \
+		"$B/diff/work/sframe-build" || return 2
 	# sframe-diff.sh finds its builds in $SFRAME_CACHE/work/sframe-build:
 	# point it at ours, so that the builds of `make test` are not touched
 	in_root sh -c 'SFRAME_CACHE=$0 exec timeout 1800 "$@"' "$B/diff" \

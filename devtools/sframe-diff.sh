@@ -27,6 +27,9 @@
 # Exit status non-zero if K > 0 or a file could not be checked.  --tap
 # prints the per-file lines as TAP: "ok N sframe-diff FILE: X PCs, 0
 # mismatches".  FILES must be below the repository or $SFRAME_CACHE/work.
+#
+#   sframe-diff.sh --build SRC DIR	only the three builds, of the harness
+#					in SRC, into DIR (for make mutants)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -100,9 +103,35 @@ inner() {
 	[ "$fail" = 0 ] && [ "$mism" = 0 ]
 }
 
+# build SRC DIR: the three sframe_diff builds of the harness in SRC, each
+# in its own directory below DIR (make keeps them up to date; quiet when
+# nothing changed)
+build() {
+	msg "building sframe_diff: sid, trixie (V2, static), s390x (static)"
+	"$REPO/devtools/chroot.sh" sh -ec '
+		cd "$0"
+		make -s B="$1/sid" "$1/sid/sframe_diff"
+		mkdir -p "$1/sid-s390x/inc"
+		ln -sf /usr/include/sframe.h /usr/include/sframe-api.h "$1/sid-s390x/inc/"
+		make -s B="$1/sid-s390x" CC=s390x-linux-gnu-gcc LDFLAGS=-static \
+			LIBSFRAME_CFLAGS="-I$1/sid-s390x/inc" \
+			LDLIBS_SFRAME="-L/usr/lib/s390x-linux-gnu -lsframe" \
+			"$1/sid-s390x/sframe_diff"
+	' "$1" "$2" >&2 || die "building sframe_diff in the sid root failed"
+	"$REPO/devtools/chroot.sh" --root "$TRIXIE_ROOT" sh -ec '
+		cd "$0"
+		make -s B="$1/trixie-static" LDFLAGS=-static "$1/trixie-static/sframe_diff"
+	' "$1" "$2" >&2 || die "building sframe_diff in the trixie root failed"
+}
+
 if [ "${1:-}" = --inner ]; then
 	shift
 	inner "$@"
+	exit
+fi
+if [ "${1:-}" = --build ]; then
+	need_root "building sframe_diff (in the toolchain roots)"
+	build "$2" "$3"
 	exit
 fi
 
@@ -129,22 +158,6 @@ else
 	done
 fi
 
-# The three sframe_diff builds, each in its own directory (make keeps them
-# up to date; quiet when nothing changed)
-msg "building sframe_diff: sid, trixie (V2, static), s390x (static)"
-"$REPO/devtools/chroot.sh" sh -ec "
-	cd '$T'
-	make -s B='$W/sid' '$W/sid/sframe_diff'
-	mkdir -p '$W/sid-s390x/inc'
-	ln -sf /usr/include/sframe.h /usr/include/sframe-api.h '$W/sid-s390x/inc/'
-	make -s B='$W/sid-s390x' CC=s390x-linux-gnu-gcc LDFLAGS=-static \
-		LIBSFRAME_CFLAGS='-I$W/sid-s390x/inc' \
-		LDLIBS_SFRAME='-L/usr/lib/s390x-linux-gnu -lsframe' \
-		'$W/sid-s390x/sframe_diff'
-" >&2 || die "building sframe_diff in the sid root failed"
-"$REPO/devtools/chroot.sh" --root "$TRIXIE_ROOT" sh -ec "
-	cd '$T'
-	make -s B='$W/trixie-static' LDFLAGS=-static '$W/trixie-static/sframe_diff'
-" >&2 || die "building sframe_diff in the trixie root failed"
+build "$T" "$W"
 
 "$REPO/devtools/chroot.sh" "$REPO/devtools/sframe-diff.sh" --inner "$tap" "${files[@]}"

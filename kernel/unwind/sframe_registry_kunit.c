@@ -193,6 +193,21 @@ static void sframe_reg_remove_span(struct kunit *test)
 		SFRAME_PENDING);
 }
 
+/* The registry of a new mm, as fork() copies it from the test's */
+static struct mm_struct *sframe_reg_fork(struct kunit *test)
+{
+	struct sframe_test *t = test->priv;
+	struct mm_struct *child = mm_alloc();
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, child);
+	mmap_write_lock(t->mm);
+	ret = sframe_dup_mm(t->mm, child);
+	mmap_write_unlock(t->mm);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	return child;
+}
+
 /*
  * fork() copies every entry; a section being resolved becomes pending,
  * without the parts of the section its resolver may have written
@@ -209,11 +224,7 @@ static void sframe_reg_fork_copy(struct kunit *test)
 	sframe_reg_add(test, T0 + 0x1000, T0 + 0x2000, SFRAME_RESOLVING);
 	sframe_reg_add(test, T0 + 0x8000, T0 + 0x9000, SFRAME_BAD);
 
-	child = mm_alloc();
-	KUNIT_ASSERT_NOT_NULL(test, child);
-	mmap_write_lock(t->mm);
-	KUNIT_EXPECT_EQ(test, sframe_dup_mm(t->mm, child), 0);
-	mmap_write_unlock(t->mm);
+	child = sframe_reg_fork(test);
 
 	KUNIT_EXPECT_EQ(test, sframe_reg_count(child), 3U);
 	sframe_reg_expect(test, child, T0, T0, T0 + 0x1000);
@@ -239,7 +250,6 @@ static void sframe_reg_fork_copy(struct kunit *test)
 /* fork() does not copy what dup_mmap() does not copy: VM_DONTCOPY */
 static void sframe_reg_fork_dontcopy(struct kunit *test)
 {
-	struct sframe_test *t = test->priv;
 	struct mm_struct *child;
 
 	sframe_reg_vma(test, T0, T0 + 0x1000, SFRAME_REG_TEXT);
@@ -252,11 +262,7 @@ static void sframe_reg_fork_dontcopy(struct kunit *test)
 	sframe_reg_add_x(test, T0, T0 + 0x3000, SFRAME_OK, true);
 	sframe_reg_add(test, T0 + 0x8000, T0 + 0x9000, SFRAME_OK);
 
-	child = mm_alloc();
-	KUNIT_ASSERT_NOT_NULL(test, child);
-	mmap_write_lock(t->mm);
-	KUNIT_EXPECT_EQ(test, sframe_dup_mm(t->mm, child), 0);
-	mmap_write_unlock(t->mm);
+	child = sframe_reg_fork(test);
 
 	KUNIT_EXPECT_EQ(test, sframe_reg_count(child), 2U);
 	sframe_reg_expect(test, child, T0, T0, T0 + 0x1000);
