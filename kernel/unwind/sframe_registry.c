@@ -320,6 +320,20 @@ void sframe_mm_init(struct mm_struct *mm)
 	atomic_set(&mm->sframe_explicit, 0);
 }
 
+/* Add to @mm a copy of the part [@start, @end) of @e, if not empty */
+static int sframe_dup_part(struct mm_struct *mm, struct sframe_entry *e,
+			   unsigned long start, unsigned long end)
+{
+	struct sframe_entry *c;
+
+	if (start >= end)
+		return 0;
+	c = sframe_entry_clone(e, start, end);
+	if (!c)
+		return -ENOMEM;
+	return sframe_insert(mm, c);
+}
+
 /**
  * sframe_dup_mm() - copy the registry for fork()
  * @oldmm:	the parent's mm, write-locked
@@ -335,7 +349,7 @@ int sframe_dup_mm(struct mm_struct *oldmm, struct mm_struct *mm)
 {
 	unsigned long index = 0, start, end;
 	struct vm_area_struct *vma;
-	struct sframe_entry *e, *c;
+	struct sframe_entry *e;
 	int ret;
 
 	mmap_assert_write_locked(oldmm);
@@ -343,18 +357,23 @@ int sframe_dup_mm(struct mm_struct *oldmm, struct mm_struct *mm)
 	while ((e = mt_find(&oldmm->sframe_mt, &index, ULONG_MAX))) {
 		VMA_ITERATOR(vmi, oldmm, e->start);
 
+		/* One copy per run of copied mappings, not one per mapping */
+		start = e->start;
+		end = start;
 		for_each_vma_range(vmi, vma, e->end) {
-			if (vma->vm_flags & VM_DONTCOPY)
+			if (vma->vm_flags & VM_DONTCOPY) {
+				ret = sframe_dup_part(mm, e, start, end);
+				if (ret)
+					return ret;
+				start = min(vma->vm_end, e->end);
+				end = start;
 				continue;
-			start = max(vma->vm_start, e->start);
+			}
 			end = min(vma->vm_end, e->end);
-			c = sframe_entry_clone(e, start, end);
-			if (!c)
-				return -ENOMEM;
-			ret = sframe_insert(mm, c);
-			if (ret)
-				return ret;
 		}
+		ret = sframe_dup_part(mm, e, start, end);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }

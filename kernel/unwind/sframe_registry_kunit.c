@@ -258,15 +258,21 @@ static void sframe_reg_fork_dontcopy(struct kunit *test)
 	sframe_reg_vma(test, T0 + 0x2000, T0 + 0x3000, SFRAME_REG_TEXT);
 	sframe_reg_vma(test, T0 + 0x8000, T0 + 0x9000,
 		       SFRAME_REG_TEXT | VM_DONTCOPY);
+	/* Two mappings that differ, copied: one entry over both */
+	sframe_reg_vma(test, T0 + 0x4000, T0 + 0x5000, SFRAME_REG_TEXT);
+	sframe_reg_vma(test, T0 + 0x5000, T0 + 0x6000,
+		       SFRAME_REG_TEXT | VM_MAYWRITE);
 	/* One entry over three mappings, one over a VM_DONTCOPY one */
 	sframe_reg_add_x(test, T0, T0 + 0x3000, SFRAME_OK, true);
+	sframe_reg_add(test, T0 + 0x4000, T0 + 0x6000, SFRAME_OK);
 	sframe_reg_add(test, T0 + 0x8000, T0 + 0x9000, SFRAME_OK);
 
 	child = sframe_reg_fork(test);
 
-	KUNIT_EXPECT_EQ(test, sframe_reg_count(child), 2U);
+	KUNIT_EXPECT_EQ(test, sframe_reg_count(child), 3U);
 	sframe_reg_expect(test, child, T0, T0, T0 + 0x1000);
 	sframe_reg_expect(test, child, T0 + 0x2000, T0 + 0x2000, T0 + 0x3000);
+	sframe_reg_expect(test, child, T0 + 0x5fff, T0 + 0x4000, T0 + 0x6000);
 	KUNIT_EXPECT_NULL(test, mtree_load(&child->sframe_mt, T0 + 0x1000));
 	KUNIT_EXPECT_NULL(test, mtree_load(&child->sframe_mt, T0 + 0x8000));
 	KUNIT_EXPECT_EQ(test, atomic_read(&child->sframe_explicit), 2);
