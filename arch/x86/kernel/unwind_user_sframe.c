@@ -43,6 +43,18 @@ int unwind_user_sframe_get_reg(struct pt_regs *regs, unsigned int reg,
 	return 0;
 }
 
+/* sigcontext_64 offsets by x86-64 DWARF register number */
+static const u8 dwarf_sigregs[] = {
+	offsetof(struct sigcontext_64, ax),  offsetof(struct sigcontext_64, dx),
+	offsetof(struct sigcontext_64, cx),  offsetof(struct sigcontext_64, bx),
+	offsetof(struct sigcontext_64, si),  offsetof(struct sigcontext_64, di),
+	offsetof(struct sigcontext_64, bp),  offsetof(struct sigcontext_64, sp),
+	offsetof(struct sigcontext_64, r8),  offsetof(struct sigcontext_64, r9),
+	offsetof(struct sigcontext_64, r10), offsetof(struct sigcontext_64, r11),
+	offsetof(struct sigcontext_64, r12), offsetof(struct sigcontext_64, r13),
+	offsetof(struct sigcontext_64, r14), offsetof(struct sigcontext_64, r15),
+};
+
 /* Read user memory, without faulting in the non-faultable walk */
 static int sigframe_read(struct unwind_user_state *state, void *dst,
 			 const void __user *src, size_t size)
@@ -67,9 +79,9 @@ static int sigframe_read(struct unwind_user_state *state, void *dst,
  * taken at the rt_sigreturn system call), with the same stack pointer.
  *
  * Context: Any context; with @state->nofault, it neither faults nor sleeps.
- * Return: 0 with @state's ip, sp and fp loaded from the signal frame;
- * -ENOENT if @state->ip is not a signal trampoline; -EINVAL if the
- * signal frame cannot be read.
+ * Return: 0 with @state's ip, sp and fp loaded from the signal frame and
+ * @state->sigregs at its saved registers; -ENOENT if @state->ip is not a
+ * signal trampoline; -EINVAL if the signal frame cannot be read.
  */
 int unwind_user_sigframe(struct unwind_user_state *state)
 {
@@ -107,5 +119,32 @@ int unwind_user_sigframe(struct unwind_user_state *state)
 	state->ip = ip;
 	state->sp = sp;
 	state->fp = bp;
+	state->sigregs = (unsigned long)sc;
 	return 0;
+}
+
+/**
+ * unwind_user_sigframe_get_reg - a register of the code a signal interrupted
+ * @state:	unwind state just past a signal frame (@state->sigregs set)
+ * @reg:	DWARF register number
+ * @val:	the value, on success
+ *
+ * The signal frame saved every general purpose register of the
+ * interrupted code: a rule of that frame may use any of them, such as
+ * the DRAP register (%r10) of a function that realigns its stack.
+ * @reg comes from user space and is clamped under speculation too.
+ *
+ * Context: Any context; with @state->nofault, it neither faults nor sleeps.
+ * Return: 0, -EINVAL for a register that is not a general purpose one,
+ * or -EFAULT if the signal frame cannot be read.
+ */
+int unwind_user_sigframe_get_reg(struct unwind_user_state *state,
+				 unsigned int reg, unsigned long *val)
+{
+	if (reg >= ARRAY_SIZE(dwarf_sigregs))
+		return -EINVAL;
+	reg = array_index_nospec(reg, ARRAY_SIZE(dwarf_sigregs));
+	return sigframe_read(state, val,
+			     (void __user *)state->sigregs + dwarf_sigregs[reg],
+			     sizeof(*val));
 }

@@ -59,6 +59,7 @@
 #define F_SIG2		(TEXT + 0x6100)	/* sa_restorer with a signal FDE */
 #define F_Z		(TEXT + 0x7000)	/* CFA = SP: does not move up */
 #define F_U		(TEXT + 0x7100)	/* CFA = SP + 12: misaligned */
+#define F_DRAP		(TEXT + 0x7200)	/* CFA = %r10 (flex FDE) */
 #define F_BIG		(TEXT + 0x10000) /* BIG_FRES FREs, 2 bytes apart */
 #define BIG_FRES	1000
 #define BIG_SIZE	0x1000
@@ -196,6 +197,9 @@ static void prog_setup(bool resident)
 	static const struct sfb_fre reg_fres[] = {
 		{ 0, FRE_INFO(SP, 2, W1), { CTRL(3, 0, 1), 16 } },
 	};
+	static const struct sfb_fre drap_fres[] = {
+		{ 0, FRE_INFO(SP, 2, W1), { CTRL(10, 0, 1), 0 } },
+	};
 	static const struct sfb_fre sig_fres[] = {
 		{ 0, FRE_INFO(SP, 1, W1), { 8 } },
 	};
@@ -217,6 +221,8 @@ static void prog_setup(bool resident)
 		  sig_fres },
 		{ F_Z, 0x40, a1, 0, 0, ARRAY_SIZE(z_fres), z_fres },
 		{ F_U, 0x40, a1, 0, 0, ARRAY_SIZE(u_fres), u_fres },
+		{ F_DRAP, 0x40, a1, FLEX, 0, ARRAY_SIZE(drap_fres),
+		  drap_fres },
 		{ F_BIG, BIG_SIZE, FDE_INFO(A2, INC), 0, 0, BIG_FRES,
 		  big_fres },
 	};
@@ -897,6 +903,60 @@ static void test_sigframe_stack(void)
 	sim_task.sas_ss_flags = 0;
 }
 
+/*
+ * The frame a signal interrupted may use any register that the signal
+ * frame saved: here %r10, as a function realigning its stack (DRAP) does
+ * in its prologue.  The handler's own %r10 is not it.
+ */
+static void test_sigframe_regs(void)
+{
+	const unsigned long sigsp = SP0 + 32, isp = SP0 + 0x180;
+	const unsigned long fp = SP0 + 0x300, drap = isp + 0x40;
+	const unsigned long sc = sigsp + offsetof(struct ucontext, uc_mcontext);
+	unsigned long ips[MAX_CHAIN];
+	struct store_data d;
+	unsigned int n;
+
+	prog_setup(true);
+	set_regs(F_A + 0x10, SP0, 0);
+	sim_task.regs.r10 = SP0 + 0x40;
+	put64(SP0 + 24, F_SIG2);
+	put64(sc + offsetof(struct sigcontext_64, ip), F_DRAP + 8);
+	put64(sc + offsetof(struct sigcontext_64, sp), isp);
+	put64(sc + offsetof(struct sigcontext_64, bp), fp);
+	put64(sc + offsetof(struct sigcontext_64, r10), drap);
+	put64(drap - 8, RA_MAIN);
+	main_frame(fp);
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("%r10 saved by the signal frame", ips, n, F_A + 0x10,
+		    F_SIG2, F_DRAP + 8, RA_MAIN, RA_START);
+	check_clean();
+	CHECK_EQ(walk_nofault(&d, MAX_CHAIN), 0);
+	CHECK_CHAIN("nofault", d.ips, d.nr, F_A + 0x10, F_SIG2, F_DRAP + 8,
+		    RA_MAIN, RA_START);
+	CHECK_EQ(sim_get_user_calls, 0);
+	check_clean();
+
+	/*
+	 * The saved registers are those of the interrupted frame only: its
+	 * caller's %rbx (CFA = %rbx + 16) is not the saved one
+	 */
+	put64(drap - 8, F_REG + 9);
+	put64(sc + offsetof(struct sigcontext_64, bx), drap + 0x40);
+	put64(drap + 0x48, RA_MAIN);
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("its caller's %rbx is not known", ips, n, F_A + 0x10,
+		    F_SIG2, F_DRAP + 8, F_REG + 9);
+	check_clean();
+
+	/* Called, not interrupted: %r10 is not known */
+	set_regs(F_A + 0x10, SP0, fp);
+	put64(SP0 + 24, F_DRAP + 9);
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("called: the walk ends", ips, n, F_A + 0x10, F_DRAP + 9);
+	check_clean();
+}
+
 struct test {
 	const char	*name;
 	void		(*fn)(void);
@@ -924,6 +984,7 @@ static const struct test tests[] = {
 	TEST(uprobe_entry),
 	TEST(sigframe),
 	TEST(sigframe_stack),
+	TEST(sigframe_regs),
 };
 
 static bool selected(const char *name, int argc, char **argv)
