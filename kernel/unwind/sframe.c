@@ -99,10 +99,9 @@ int sframe_user_find(unsigned long pc, struct sframe_rule *rule,
 				atomic_read(&e->state) != SFRAME_RESOLVING);
 	if (atomic_read_acquire(&e->state) != SFRAME_OK)
 		return ret;
-	if (sframe_rcache_get(e, pc, rule)) {
-		atomic_long_inc(&e->lookups);
+	/* A hit is counted by the cache, per CPU */
+	if (sframe_rcache_get(e, pc, rule))
 		return 0;
-	}
 	ret = sframe_entry_find(e, pc, rule, false);
 	if (!ret)
 		sframe_rcache_put(e, pc, rule);

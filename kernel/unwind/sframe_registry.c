@@ -96,7 +96,7 @@ static void sframe_entry_free(struct rcu_head *rcu)
 	/* fput() defers the final release itself from this context */
 	if (e->file)
 		fput(e->file);
-	kfree(e->rcache);
+	sframe_rcache_free(e->rcache);
 	kfree(e);
 }
 
@@ -306,6 +306,19 @@ int sframe_entry_find(struct sframe_entry *e, unsigned long pc,
 		trace_sframe_unwind_error(pc, ret);
 	}
 	return ret;
+}
+
+/**
+ * sframe_entry_lookups() - frames looked up in an entry's section
+ * @e:		the entry
+ *
+ * Context: Any context but NMI.
+ * Return: the lookups of sframe_entry_find() and the hits of the rule
+ * cache.
+ */
+unsigned long sframe_entry_lookups(struct sframe_entry *e)
+{
+	return atomic_long_read(&e->lookups) + sframe_rcache_hits(e);
 }
 
 /**

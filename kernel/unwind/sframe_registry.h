@@ -14,6 +14,7 @@
 #define _KERNEL_UNWIND_SFRAME_REGISTRY_H
 
 #include <linux/atomic.h>
+#include <linux/cache.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
 #include <linux/types.h>
@@ -48,13 +49,14 @@ enum sframe_state {
  * @pgoff:	file offset of @start, in pages
  * @state:	enum sframe_state
  * @explicit:	registered through prctl(), not discovered
- * @ref:	one reference for the registry, one per other user (a
- *		faultable walk, a reader of /proc/<pid>/sframe)
- * @lookups:	frames looked up in this section
- * @failures:	lookups that failed (not covered, fault or corrupt)
  * @rcache:	rule cache of the faultable path, allocated at first use
  * @rcu:	@file and the entry are released after a grace period, so
  *		that RCU readers of the registry may use both
+ * @ref:	one reference for the registry, one per other user (a
+ *		faultable walk, a reader of /proc/<pid>/sframe)
+ * @lookups:	frames looked up in this section, but for the hits of
+ *		@rcache, which it counts per CPU: see sframe_entry_lookups()
+ * @failures:	lookups that failed (not covered, fault or corrupt)
  */
 struct sframe_entry {
 	struct sframe_section	sec;
@@ -64,11 +66,16 @@ struct sframe_entry {
 	unsigned long		pgoff;
 	atomic_t		state;
 	bool			explicit;
-	refcount_t		ref;
-	atomic_long_t		lookups;
-	atomic_long_t		failures;
 	struct sframe_rcache	*rcache;
 	struct rcu_head		rcu;
+
+	/*
+	 * Written by the walks of all the mm's threads: not in the cache
+	 * line of what every frame reads (@start, @end, @state, @rcache)
+	 */
+	refcount_t		ref ____cacheline_aligned_in_smp;
+	atomic_long_t		lookups;
+	atomic_long_t		failures;
 };
 
 /* sframe_registry.c */
@@ -83,6 +90,7 @@ struct sframe_entry *sframe_get_from(struct mm_struct *mm, unsigned long addr);
 void sframe_mark_bad(struct sframe_entry *e, enum sframe_reason reason);
 int sframe_entry_find(struct sframe_entry *e, unsigned long pc,
 		      struct sframe_rule *rule, bool nofault);
+unsigned long sframe_entry_lookups(struct sframe_entry *e);
 const char *sframe_state_name(int state);
 
 /* sframe_discover.c */
@@ -95,6 +103,8 @@ bool sframe_rcache_get(struct sframe_entry *e, unsigned long pc,
 		       struct sframe_rule *rule);
 void sframe_rcache_put(struct sframe_entry *e, unsigned long pc,
 		       const struct sframe_rule *rule);
+unsigned long sframe_rcache_hits(struct sframe_entry *e);
+void sframe_rcache_free(struct sframe_rcache *rc);
 
 /* sframe_repair.c */
 bool sframe_repair_request(unsigned long pc);

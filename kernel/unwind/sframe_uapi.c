@@ -240,7 +240,7 @@ static int sframe_seq_show(struct seq_file *m, void *v)
 			   e->sec.version, e->sec.num_fdes);
 	else
 		seq_puts(m, "0-0 v0 0");
-	seq_printf(m, " %lu %lu ", atomic_long_read(&e->lookups),
+	seq_printf(m, " %lu %lu ", sframe_entry_lookups(e),
 		   atomic_long_read(&e->failures));
 	/* The path the process sees, also for overlayfs (as maps does) */
 	if (e->file)
