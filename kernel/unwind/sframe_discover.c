@@ -5,12 +5,14 @@
  * For a regular file, the entry is pending until its ELF program headers,
  * read through the page cache, say where PT_GNU_SFRAME is and the mapping
  * gives the load bias; it then becomes usable, or is marked as having no
- * section.  Anonymous text (JIT code that did not register, the vDSO) is
- * noted as text without a section, so that the unwinders know it is text
- * and do not look it up again.  The dynamic loader and the ELF loader
- * need no changes, and mmap() pays nothing.  A non-faultable unwind (NMI,
- * IRQ) that misses asks for the same at the next return to user space,
- * see sframe_repair.c.
+ * section.  The ELF object is at the start of the file, or embedded in it
+ * at a page-aligned offset (a library loaded out of an APK), where the
+ * load maps its first page.  Anonymous text (JIT code that did not
+ * register, the vDSO) is noted as text without a section, so that the
+ * unwinders know it is text and do not look it up again.  The dynamic
+ * loader and the ELF loader need no changes, and mmap() pays nothing.  A
+ * non-faultable unwind (NMI, IRQ) that misses asks for the same at the
+ * next return to user space, see sframe_repair.c.
  */
 
 #define pr_fmt(fmt) "sframe: " fmt
@@ -22,6 +24,7 @@
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/mmap_lock.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/wait_bit.h>
 
@@ -31,6 +34,25 @@
 
 /* At most this many program headers are read from a file */
 #define SFRAME_MAX_PHNUM	128
+
+/*
+ * An ELF object embedded in a larger file (a library loaded straight out
+ * of an APK) starts where its first page is mapped: at most this many
+ * VMAs below a mapping are looked at for it, and at most this many
+ * starts are tried.
+ */
+#define SFRAME_MAX_WALK		8
+#define SFRAME_MAX_STARTS	4
+
+/**
+ * struct sframe_elf_start - where an ELF object may start in a file
+ * @off:	file offset of the object's ELF header
+ * @addr:	address at which @off is mapped, or 0 if not known
+ */
+struct sframe_elf_start {
+	unsigned long	off;
+	unsigned long	addr;
+};
 
 /*
  * Read @size bytes at @pos of @file into @buf.  The unwinder reads the
@@ -45,13 +67,14 @@
 static int sframe_file_read(struct file *file, void *buf, size_t size,
 			    loff_t pos)
 {
+	loff_t isize = i_size_read(file_inode(file));
 	struct freader r;
 	const void *p;
 	int ret = 0;
 	bool io;
 
 	/* Beyond the end of the file: not an ELF object we can use */
-	if (pos < 0 || pos + size > i_size_read(file_inode(file)))
+	if (pos < 0 || pos > isize || size > isize - pos)
 		return -ENOENT;
 	for (io = false; ; io = true) {
 		freader_init_from_file(&r, buf, size, file, io);
@@ -87,13 +110,61 @@ static bool sframe_elf_loaded(const struct elf64_phdr *phdrs, int phnum,
 	return false;
 }
 
-/*
- * Read the program headers of @e's file and fill in @sec: where
- * PT_GNU_SFRAME is in this mm, and the span of the executable segments.
- * Return: 0, -ENOENT if the file has no usable section, -EAGAIN if its
- * headers could not be read (this time), -ENOMEM.
+/**
+ * sframe_elf_first_page_at() - is the object's first page mapped at @addr
+ * @phdrs:	the object's program headers
+ * @phnum:	their number
+ * @bias:	the load bias that the text mapping gives
+ * @addr:	where a VMA maps the start of the object
+ *
+ * Does a PT_LOAD that holds the object's first page (the ELF header) map
+ * it at @addr with load bias @bias?  That ties a start found from the
+ * VMAs to the load that maps the text.
+ *
+ * Context: Any context.
+ * Return: true if it does.
  */
-static int sframe_elf_locate(struct sframe_entry *e, struct sframe_section *sec)
+static bool sframe_elf_first_page_at(const struct elf64_phdr *phdrs,
+				     int phnum, unsigned long bias,
+				     unsigned long addr)
+{
+	const struct elf64_phdr *ph;
+	int i;
+
+	for (i = 0; i < phnum; i++) {
+		ph = &phdrs[i];
+		if (ph->p_type == PT_LOAD && ph->p_offset < PAGE_SIZE &&
+		    ph->p_filesz &&
+		    bias + ph->p_vaddr - ph->p_offset == addr)
+			return true;
+	}
+	return false;
+}
+
+/**
+ * sframe_elf_locate() - find the section of @e in an ELF object of its file
+ * @e:		the entry
+ * @start:	where the object may start in @e's file: its ELF header, and
+ *		where that is mapped if known
+ * @sec:	the section's and the text's ranges, on success
+ *
+ * Read the ELF header and program headers of the object at @start->off
+ * of @e's file.  Every file offset of the object (program headers,
+ * PT_LOAD, PT_GNU_SFRAME) is relative to @start->off.  The object is the
+ * one mapped at @e if it is a 64-bit ELF object of the task's kind, one
+ * of its executable PT_LOAD segments maps @e's file offset and, with
+ * @start->addr, its first page is mapped at @start->addr for the same
+ * load bias.  Its section is usable if PT_GNU_SFRAME lies in a PT_LOAD
+ * at the file offset that PT_LOAD maps.
+ *
+ * Context: Task context, may sleep; no lock held.
+ * Return: 0; -ENOEXEC if the object at @start->off is not the one mapped
+ * at @e; -ENOENT if it is but has no usable section; -EAGAIN if its
+ * headers could not be read (this time); -ENOMEM.
+ */
+static int sframe_elf_locate(struct sframe_entry *e,
+			     const struct sframe_elf_start *start,
+			     struct sframe_section *sec)
 {
 	unsigned long off = e->pgoff << PAGE_SHIFT, bias, text_lo, text_hi;
 	struct elf64_phdr *phdrs, *sf = NULL, *text = NULL;
@@ -101,30 +172,34 @@ static int sframe_elf_locate(struct sframe_entry *e, struct sframe_section *sec)
 	size_t size;
 	int i, ret;
 
+	if (start->off > off)
+		return -ENOEXEC;
+	/* From here on, file offsets are relative to the object's start */
+	off -= start->off;
 	/* A failed read may not fail again: try again later */
-	ret = sframe_file_read(e->file, &ehdr, sizeof(ehdr), 0);
+	ret = sframe_file_read(e->file, &ehdr, sizeof(ehdr), start->off);
 	if (ret)
-		return ret == -ENOENT ? ret : -EAGAIN;
+		return ret == -ENOENT ? -ENOEXEC : -EAGAIN;
 	/* An object of the task's own kind only: SFrame is per ABI */
 	if (memcmp(ehdr.e_ident, ELFMAG, SELFMAG) ||
 	    ehdr.e_ident[EI_CLASS] != ELFCLASS64 ||
 	    ehdr.e_ident[EI_DATA] != ELF_DATA ||
 	    ehdr.e_machine != ELF_ARCH ||
 	    ehdr.e_phentsize != sizeof(struct elf64_phdr) ||
-	    !ehdr.e_phnum || ehdr.e_phnum > SFRAME_MAX_PHNUM)
-		return -ENOENT;
+	    !ehdr.e_phnum || ehdr.e_phnum > SFRAME_MAX_PHNUM ||
+	    ehdr.e_phoff > MAX_LFS_FILESIZE - start->off)
+		return -ENOEXEC;
 
 	size = ehdr.e_phnum * sizeof(struct elf64_phdr);
 	phdrs = kmalloc(size, GFP_KERNEL);
 	if (!phdrs)
 		return -ENOMEM;
-	ret = sframe_file_read(e->file, phdrs, size, ehdr.e_phoff);
+	ret = sframe_file_read(e->file, phdrs, size,
+			       start->off + ehdr.e_phoff);
 	if (ret) {
-		if (ret != -ENOENT)
-			ret = -EAGAIN;
+		ret = ret == -ENOENT ? -ENOEXEC : -EAGAIN;
 		goto out;
 	}
-	ret = -ENOENT;
 
 	text_lo = ULONG_MAX;
 	text_hi = 0;
@@ -142,12 +217,20 @@ static int sframe_elf_locate(struct sframe_entry *e, struct sframe_section *sec)
 		    off < ph->p_offset + ph->p_filesz)
 			text = ph;
 	}
-	if (!sf || !text || !sf->p_memsz || sf->p_memsz > SFRAME_MAX_SIZE ||
-	    !sframe_elf_loaded(phdrs, ehdr.e_phnum, sf))
+	/* No text of this object is mapped at @e */
+	ret = -ENOEXEC;
+	if (!text)
+		goto out;
+	/* The mapping's file offset @off is at this address in the object */
+	bias = e->start - (text->p_vaddr - text->p_offset + off);
+	if (start->addr &&
+	    !sframe_elf_first_page_at(phdrs, ehdr.e_phnum, bias, start->addr))
 		goto out;
 
-	/* The mapping's file offset @off is at this address in the file */
-	bias = e->start - (text->p_vaddr - text->p_offset + off);
+	ret = -ENOENT;
+	if (!sf || !sf->p_memsz || sf->p_memsz > SFRAME_MAX_SIZE ||
+	    !sframe_elf_loaded(phdrs, ehdr.e_phnum, sf))
+		goto out;
 	sec->sframe_start = bias + sf->p_vaddr;
 	sec->sframe_end = sec->sframe_start + sf->p_memsz;
 	sec->text_start = bias + text_lo;
@@ -161,6 +244,100 @@ static int sframe_elf_locate(struct sframe_entry *e, struct sframe_section *sec)
 out:
 	kfree(phdrs);
 	return ret;
+}
+
+/**
+ * sframe_elf_starts() - where the ELF object mapped at @e may start
+ * @e:		the entry, of current's mm
+ * @starts:	the candidates, at most SFRAME_MAX_STARTS, nearest first
+ *
+ * An object embedded in a larger file at a page-aligned offset is mapped
+ * like any other: the loader maps its first PT_LOAD, which holds the ELF
+ * header, from the object's start, below its text.  Look at the VMA of
+ * @e and the VMAs below it, SFRAME_MAX_WALK in all, down to the first
+ * VMA of another file: each VMA of @e's file maps a page that may be the
+ * object's first.  The VMAs are only read: the headers are read after
+ * the mmap_lock is dropped, and sframe_elf_locate() checks that the
+ * candidate belongs to the load that maps @e.
+ *
+ * Context: Task context, may sleep; takes the mmap_lock of current's mm
+ * for reading.
+ * Return: the number of candidates, 0 if @e is no longer mapped from its
+ * file, or -EAGAIN if a fatal signal interrupted the wait for the lock.
+ */
+static int sframe_elf_starts(struct sframe_entry *e,
+			     struct sframe_elf_start *starts)
+{
+	VMA_ITERATOR(vmi, current->mm, e->start);
+	struct vm_area_struct *vma;
+	unsigned long off;
+	int n = 0, walked, i;
+
+	if (mmap_read_lock_killable(current->mm))
+		return -EAGAIN;
+	/* Still the mapping that was discovered? */
+	vma = vma_find(&vmi, e->start + 1);
+	if (!vma || vma->vm_start > e->start || vma->vm_file != e->file ||
+	    vma->vm_pgoff + ((e->start - vma->vm_start) >> PAGE_SHIFT) !=
+	    e->pgoff)
+		goto unlock;
+	for (walked = 0; vma && walked < SFRAME_MAX_WALK;
+	     walked++, vma = vma_prev(&vmi)) {
+		if (!vma->vm_file)
+			continue;	/* bss, or a reservation between segments */
+		if (file_inode(vma->vm_file) != file_inode(e->file))
+			break;		/* another object's mapping */
+		off = vma->vm_pgoff << PAGE_SHIFT;
+		if (off > e->pgoff << PAGE_SHIFT)
+			continue;
+		for (i = 0; i < n && starts[i].off != off; i++)
+			;
+		if (i < n)
+			continue;	/* the nearest one is kept */
+		starts[n].off = off;
+		starts[n].addr = vma->vm_start;
+		if (++n == SFRAME_MAX_STARTS)
+			break;
+	}
+unlock:
+	mmap_read_unlock(current->mm);
+	return n;
+}
+
+/**
+ * sframe_elf_find() - find the section of the ELF object mapped at @e
+ * @e:		the entry, of current's mm
+ * @sec:	the section's and the text's ranges, on success
+ *
+ * In the usual case the file is the ELF object, which starts at file
+ * offset 0: that costs what it always did.  Otherwise, the object is
+ * looked for where the mappings below @e may have its first page.
+ *
+ * Context: Task context, may sleep; no lock held.  Takes the mmap_lock of
+ * current's mm for reading if the file does not start with the object.
+ * Return: 0; -ENOENT if no object of the task's kind with a usable
+ * section maps @e; -EAGAIN if that could not be told (this time); -ENOMEM.
+ */
+static int sframe_elf_find(struct sframe_entry *e, struct sframe_section *sec)
+{
+	struct sframe_elf_start starts[SFRAME_MAX_STARTS] = {};
+	int n, i, ret;
+
+	ret = sframe_elf_locate(e, &starts[0], sec);
+	if (ret != -ENOEXEC)
+		return ret;
+	n = sframe_elf_starts(e, starts);
+	if (n < 0)
+		return n;
+	for (i = 0; i < n; i++) {
+		/* Offset 0 was tried without the mapping: no better with it */
+		if (!starts[i].off)
+			continue;
+		ret = sframe_elf_locate(e, &starts[i], sec);
+		if (ret != -ENOEXEC)
+			return ret;
+	}
+	return -ENOENT;
 }
 
 /**
@@ -193,13 +370,17 @@ static void sframe_set_state(struct sframe_entry *e, int state)
  * sframe_resolve() - make a pending entry usable
  * @e:		the entry, referenced by the caller
  *
- * Read the ELF headers of @e's file and check the section they point to.
- * The entry becomes usable, has no section, or is marked corrupt; after a
- * failure that may not happen again (a fault, a failed read), it stays
- * pending.  Only one caller resolves an entry; the others find it
- * SFRAME_RESOLVING and wait.
+ * Read the ELF headers of the object mapped at @e and check the section
+ * they point to.  The object starts at file offset 0 of @e's file, or,
+ * embedded in a larger file, where the load that maps @e maps the
+ * object's first page (see sframe_elf_starts()).  The entry becomes
+ * usable, has no section, or is marked corrupt; after a failure that may
+ * not happen again (a fault, a failed read), it stays pending.  Only one
+ * caller resolves an entry; the others find it SFRAME_RESOLVING and wait.
  *
- * Context: Task context, may sleep.
+ * Context: Task context of a task of the mm that holds @e, may sleep; no
+ * lock held.  Takes the mmap_lock for reading if the file does not start
+ * with the object.
  */
 void sframe_resolve(struct sframe_entry *e)
 {
@@ -211,7 +392,7 @@ void sframe_resolve(struct sframe_entry *e)
 	    SFRAME_PENDING)
 		return;
 
-	ret = sframe_elf_locate(e, &sec);
+	ret = sframe_elf_find(e, &sec);
 	if (ret) {
 		sframe_set_state(e, ret == -ENOENT ? SFRAME_NONE :
 						     SFRAME_PENDING);

@@ -1,0 +1,860 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Discovery of .sframe sections in mapped ELF files: the exact checks
+ * the kernel makes on the object, and objects embedded in a larger file.
+ *
+ * Each test writes a copy of libsft_a.so (built without frame pointers,
+ * with SFrame) to a temporary file: with its ELF headers patched, or at
+ * a page-aligned offset behind other data, as a library inside an APK.
+ * It maps the copy's PT_LOAD segments itself, like a minimal loader: one
+ * anonymous reservation, each segment mapped over it from the file at
+ * the object's offset plus the segment's, and the one relocation that
+ * dl_call() needs (the GOT slot of its call to dl_inner() through the
+ * PLT).  Then it calls the copy's dl_call() with a callback that makes a
+ * getppid() system call, sampled by a perf event with a deferred user
+ * callchain: the unwind at the return to user space meets the copy's
+ * text, which the kernel discovers.  The tests check the copy's line in
+ * /proc/self/sframe, "ok" with the exact address of its section or
+ * "none", and, for usable copies, the call chain: it must be the chain
+ * through the same library loaded by dlopen(), frame for frame, the
+ * copy's frames moved by the difference of the two load addresses.
+ * Without SFrame, the frames of the copy (no frame pointers) are lost.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+
+#include "../kselftest_harness.h"
+#include "sft.h"
+#include "sft_perf.h"
+
+#ifndef PT_GNU_SFRAME
+#define PT_GNU_SFRAME	0x6474e554
+#endif
+
+#define MAX_CHAIN	256
+#define RB_PAGES	16
+
+struct chain {
+	int nr;
+	unsigned long ip[MAX_CHAIN];
+};
+
+/* ---- perf: sample one system call with a deferred user callchain ---- */
+
+/* The user chain of the last deferred sample in @s's buffer */
+static int sampler_chain(struct sampler *s, struct chain *c)
+{
+	struct perf_event_mmap_page *pg = s->rb;
+	char *data = (char *)s->rb + getpagesize();
+	__u64 size = pg->data_size, head, tail, cookie = 0;
+	int found = 0;
+
+	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	for (tail = pg->data_tail; tail < head;) {
+		struct perf_event_header h;
+		__u64 rec[MAX_CHAIN + 8], i;
+
+		memcpy(&h, data + tail % size, sizeof(h));
+		if (h.size < sizeof(h) || h.size > sizeof(rec))
+			return -1;
+		for (i = 0; i < h.size; i++)
+			((char *)rec)[i] = data[(tail + i) % size];
+		tail += h.size;
+
+		if (h.type == PERF_RECORD_SAMPLE) {
+			/* header, pid/tid, nr, ips */
+			for (i = 0; i + 1 < rec[2] && 4 + i < h.size / 8; i++)
+				if (rec[3 + i] == PERF_CONTEXT_USER_DEFERRED)
+					cookie = rec[4 + i];
+		} else if (h.type == PERF_RECORD_CALLCHAIN_DEFERRED) {
+			int n = sft_deferred_chain(rec, h.size / 8, cookie,
+						   c->ip, MAX_CHAIN);
+
+			if (n >= 0) {
+				c->nr = n;
+				found = 1;
+			}
+		}
+	}
+	__atomic_store_n(&pg->data_tail, head, __ATOMIC_RELEASE);
+	return found ? 0 : -1;
+}
+
+/* The innermost function: the sampled system call */
+SFT_NOINLINE long sft_leaf(long x)
+{
+	long ret;
+
+	asm volatile("syscall" : "=a"(ret) : "0"(SYS_getppid)
+		     : "rcx", "r11", "memory");
+	return x + (ret > 0);
+}
+
+/* Run @fn(@arg) with the sampler on and return the user chain */
+SFT_NOINLINE int sample(long (*fn)(long), long arg, struct chain *c)
+{
+	struct sampler s;
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	if (sft_sampler_open(&s, PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN, 1,
+			     RB_PAGES))
+		return -errno;
+	ioctl(s.fd, PERF_EVENT_IOC_ENABLE, 0);
+	fn(arg);
+	ioctl(s.fd, PERF_EVENT_IOC_DISABLE, 0);
+	ret = sampler_chain(&s, c);
+	sampler_close(&s);
+	return ret;
+}
+
+typedef long (*dl_call_fn)(sft_cb cb, long x);
+
+/* dl_call() of the library or of its copy */
+static dl_call_fn via_target;
+
+SFT_NOINLINE long via(long x)
+{
+	return via_target(sft_leaf, x) + 1;
+}
+
+/* ---- symbolization of the chains through dlopen()ed libraries ---- */
+
+struct sym_query {
+	unsigned long ip;
+	char name[128];
+	char object[PATH_MAX];
+};
+
+static int sym_in_file(const char *path, unsigned long off, char *name,
+		       size_t len)
+{
+	int fd = open(path, O_RDONLY), ret = -1;
+	Elf64_Ehdr *eh;
+	Elf64_Shdr *sh;
+	struct stat st;
+	void *map;
+	int i;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(*eh)) {
+		close(fd);
+		return -1;
+	}
+	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return -1;
+	eh = map;
+	sh = (Elf64_Shdr *)((char *)map + eh->e_shoff);
+	for (i = 0; i < eh->e_shnum && ret; i++) {
+		Elf64_Sym *sym = (Elf64_Sym *)((char *)map + sh[i].sh_offset);
+		const char *str;
+		size_t j;
+
+		if (sh[i].sh_type != SHT_SYMTAB && sh[i].sh_type != SHT_DYNSYM)
+			continue;
+		str = (char *)map + sh[sh[i].sh_link].sh_offset;
+		for (j = 0; j < sh[i].sh_size / sizeof(*sym); j++) {
+			if (ELF64_ST_TYPE(sym[j].st_info) != STT_FUNC ||
+			    off < sym[j].st_value ||
+			    off >= sym[j].st_value + sym[j].st_size)
+				continue;
+			snprintf(name, len, "%s", str + sym[j].st_name);
+			ret = 0;
+			break;
+		}
+	}
+	munmap(map, st.st_size);
+	return ret;
+}
+
+static int sym_phdr_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct sym_query *q = data;
+	int i;
+
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const Elf64_Phdr *ph = &info->dlpi_phdr[i];
+		unsigned long start = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type != PT_LOAD || q->ip < start ||
+		    q->ip >= start + ph->p_memsz)
+			continue;
+		snprintf(q->object, sizeof(q->object), "%s",
+			 info->dlpi_name[0] ? info->dlpi_name : "/proc/self/exe");
+		if (sym_in_file(q->object, q->ip - info->dlpi_addr, q->name,
+				sizeof(q->name)))
+			snprintf(q->name, sizeof(q->name), "?");
+		return 1;
+	}
+	return 0;
+}
+
+/* Name of the function at @ip, "?" if unknown, "!" if in no object */
+static const char *sym(unsigned long ip, char *buf, size_t len)
+{
+	struct sym_query q = { .ip = ip };
+
+	if (!dl_iterate_phdr(sym_phdr_cb, &q))
+		snprintf(q.name, sizeof(q.name), "!");
+	snprintf(buf, len, "%s", q.name);
+	return buf;
+}
+
+static void chain_log(struct __test_metadata *_metadata, const char *what,
+		      const struct chain *c)
+{
+	char name[128];
+	int i;
+
+	TH_LOG("%s: %d frames", what, c->nr);
+	for (i = 0; i < c->nr && i < 24; i++)
+		TH_LOG("  #%d %#lx %s", i, c->ip[i],
+		       sym(c->ip[i], name, sizeof(name)));
+}
+
+static const char *self_dir(void)
+{
+	static char path[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+	char *slash;
+
+	path[n > 0 ? n : 0] = 0;
+	slash = strrchr(path, '/');
+	if (slash)
+		*slash = 0;
+	return path;
+}
+
+/* ---- ELF images ---- */
+
+/* A library file read into memory */
+struct img {
+	unsigned char *b;
+	size_t size;
+	char path[PATH_MAX + 32];
+};
+
+static int img_read(struct img *im, const char *name)
+{
+	struct stat st;
+	int fd;
+
+	snprintf(im->path, sizeof(im->path), "%s/%s", self_dir(), name);
+	fd = open(im->path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(Elf64_Ehdr)) {
+		close(fd);
+		return -1;
+	}
+	im->size = st.st_size;
+	im->b = malloc(im->size);
+	if (!im->b || pread(fd, im->b, im->size, 0) != (ssize_t)im->size) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+static Elf64_Ehdr *img_ehdr(const struct img *im)
+{
+	return (Elf64_Ehdr *)im->b;
+}
+
+static Elf64_Phdr *img_phdr(const struct img *im, int i)
+{
+	return (Elf64_Phdr *)(im->b + img_ehdr(im)->e_phoff) + i;
+}
+
+/* The first program header of type @type, or NULL */
+static Elf64_Phdr *img_phdr_type(const struct img *im, Elf64_Word type)
+{
+	int i;
+
+	for (i = 0; i < img_ehdr(im)->e_phnum; i++)
+		if (img_phdr(im, i)->p_type == type)
+			return img_phdr(im, i);
+	return NULL;
+}
+
+static Elf64_Shdr *img_shdr(const struct img *im, int i)
+{
+	return (Elf64_Shdr *)(im->b + img_ehdr(im)->e_shoff) + i;
+}
+
+/* The value of the defined symbol @name, or 0 */
+static unsigned long img_sym(const struct img *im, const char *name)
+{
+	int i;
+
+	for (i = 0; i < img_ehdr(im)->e_shnum; i++) {
+		Elf64_Shdr *sh = img_shdr(im, i);
+		Elf64_Sym *sym = (Elf64_Sym *)(im->b + sh->sh_offset);
+		const char *str;
+		size_t j;
+
+		if (sh->sh_type != SHT_SYMTAB && sh->sh_type != SHT_DYNSYM)
+			continue;
+		str = (char *)im->b + img_shdr(im, sh->sh_link)->sh_offset;
+		for (j = 0; j < sh->sh_size / sizeof(*sym); j++)
+			if (sym[j].st_shndx != SHN_UNDEF &&
+			    !strcmp(str + sym[j].st_name, name))
+				return sym[j].st_value;
+	}
+	return 0;
+}
+
+/* The address span of the object's PT_LOAD segments, whole pages */
+static size_t img_span(const struct img *im)
+{
+	size_t page = getpagesize(), end = 0;
+	int i;
+
+	for (i = 0; i < img_ehdr(im)->e_phnum; i++) {
+		Elf64_Phdr *ph = img_phdr(im, i);
+
+		if (ph->p_type == PT_LOAD && ph->p_vaddr + ph->p_memsz > end)
+			end = ph->p_vaddr + ph->p_memsz;
+	}
+	return (end + page - 1) & ~(page - 1);
+}
+
+/* ---- the minimal loader ---- */
+
+/* An object mapped by the test */
+struct obj {
+	const struct img *im;
+	unsigned char *base;		/* load bias */
+	unsigned long text_start;	/* its executable mapping */
+	unsigned long text_end;
+};
+
+/*
+ * Map the object @im, stored at offset @at of @fd, at @base (reserved):
+ * each PT_LOAD from the file like ld.so does (no .bss cleared: the code
+ * called does not use it).  Apply the R_X86_64_JUMP_SLOT relocations to
+ * the object's own functions, so that its PLT calls work.
+ */
+static int obj_map(struct __test_metadata *_metadata, struct obj *o,
+		   const struct img *im, int fd, off_t at, unsigned char *base)
+{
+	unsigned long page = getpagesize();
+	int i;
+
+	o->im = im;
+	o->base = base;
+	o->text_start = o->text_end = 0;
+	for (i = 0; i < img_ehdr(im)->e_phnum; i++) {
+		Elf64_Phdr *ph = img_phdr(im, i);
+		unsigned long va = ph->p_vaddr & ~(page - 1);
+		unsigned long len = ph->p_vaddr + ph->p_filesz - va;
+		int prot = 0;
+		void *p;
+
+		if (ph->p_type != PT_LOAD || !ph->p_filesz)
+			continue;
+		prot |= ph->p_flags & PF_R ? PROT_READ : 0;
+		prot |= ph->p_flags & PF_W ? PROT_WRITE : 0;
+		prot |= ph->p_flags & PF_X ? PROT_EXEC : 0;
+		p = mmap(base + va, len, prot, MAP_PRIVATE | MAP_FIXED, fd,
+			 at + (ph->p_offset & ~(page - 1)));
+		if (p == MAP_FAILED) {
+			TH_LOG("mmap of segment %d at file offset %#lx: %s", i,
+			       (unsigned long)at + (ph->p_offset & ~(page - 1)),
+			       strerror(errno));
+			return -1;
+		}
+		if (ph->p_flags & PF_X) {
+			o->text_start = (unsigned long)base + va;
+			o->text_end = (unsigned long)base + va +
+				      ((len + page - 1) & ~(page - 1));
+		}
+	}
+	for (i = 0; i < img_ehdr(im)->e_shnum; i++) {
+		Elf64_Shdr *sh = img_shdr(im, i);
+		Elf64_Rela *r = (Elf64_Rela *)(im->b + sh->sh_offset);
+		Elf64_Sym *dynsym;
+		size_t j;
+
+		if (sh->sh_type != SHT_RELA)
+			continue;
+		dynsym = (Elf64_Sym *)(im->b + img_shdr(im, sh->sh_link)->sh_offset);
+		for (j = 0; j < sh->sh_size / sizeof(*r); j++) {
+			Elf64_Sym *s = &dynsym[ELF64_R_SYM(r[j].r_info)];
+
+			if (ELF64_R_TYPE(r[j].r_info) != R_X86_64_JUMP_SLOT ||
+			    s->st_shndx == SHN_UNDEF)
+				continue;
+			*(unsigned long *)(base + r[j].r_offset) =
+				(unsigned long)base + s->st_value;
+		}
+	}
+	if (!o->text_start) {
+		TH_LOG("no executable PT_LOAD");
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- /proc/self/sframe ---- */
+
+struct proc_entry {
+	unsigned long ts, te, ss, se, lookups, failures;
+	unsigned int version, fdes;
+	char state[16], how[16], path[PATH_MAX];
+	char line[PATH_MAX + 256];
+};
+
+/* The line of the text range starting at @start, parsed */
+static int proc_entry(unsigned long start, struct proc_entry *p)
+{
+	FILE *f = fopen("/proc/self/sframe", "r");
+	char want[32];
+	int ret = -1;
+
+	if (!f)
+		return -1;
+	snprintf(want, sizeof(want), "%08lx-", start);
+	while (fgets(p->line, sizeof(p->line), f)) {
+		p->line[strcspn(p->line, "\n")] = 0;
+		if (strncmp(p->line, want, strlen(want)))
+			continue;
+		if (sscanf(p->line, "%lx-%lx %15s %15s %lx-%lx v%u %u %lu %lu %s",
+			   &p->ts, &p->te, p->state, p->how, &p->ss, &p->se,
+			   &p->version, &p->fdes, &p->lookups, &p->failures,
+			   p->path) == 11)
+			ret = 0;
+		break;
+	}
+	fclose(f);
+	return ret;
+}
+
+/* ---- the tests ---- */
+
+FIXTURE(disc) {
+	struct img a, b;		/* libsft_a.so, libsft_b.so */
+	char path[64];			/* the file of the copies */
+	int fd;
+	unsigned char *region;		/* reserved for the copies */
+	size_t region_size;
+	void *dl[2];
+};
+
+FIXTURE_SETUP(disc)
+{
+	char buf[8] = "";
+	int fd;
+
+	self->fd = -1;
+	if (access("/proc/self/sframe", R_OK))
+		SKIP(return, "no /proc/self/sframe: a kernel without CONFIG_UNWIND_USER_SFRAME");
+	fd = open("/proc/sys/kernel/sframe_unwind", O_RDONLY);
+	if (fd >= 0) {
+		if (read(fd, buf, sizeof(buf) - 1) < 0)
+			buf[0] = 0;
+		close(fd);
+	}
+	if (buf[0] == '0')
+		SKIP(return, "kernel.sframe_unwind is 0");
+	ASSERT_EQ(0, img_read(&self->a, "libsft_a.so"))
+		TH_LOG("%s: %s", self->a.path, strerror(errno));
+	ASSERT_EQ(0, img_read(&self->b, "libsft_b.so"))
+		TH_LOG("%s: %s", self->b.path, strerror(errno));
+	ASSERT_NE(NULL, img_phdr_type(&self->a, PT_GNU_SFRAME))
+		TH_LOG("libsft_a.so has no PT_GNU_SFRAME: built without --gsframe?");
+	ASSERT_NE(NULL, img_phdr_type(&self->b, PT_GNU_SFRAME));
+	snprintf(self->path, sizeof(self->path), "/tmp/sft_disc_%d_XXXXXX",
+		 getpid());
+	self->fd = mkstemp(self->path);
+	ASSERT_LE(0, self->fd) TH_LOG("mkstemp: %s", strerror(errno));
+	/* Room for two objects and a page after them */
+	self->region_size = img_span(&self->a) + img_span(&self->b) +
+			    getpagesize();
+	self->region = mmap(NULL, self->region_size, PROT_NONE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, self->region);
+}
+
+FIXTURE_TEARDOWN(disc)
+{
+	if (self->region && self->region != MAP_FAILED)
+		munmap(self->region, self->region_size);
+	if (self->fd >= 0) {
+		close(self->fd);
+		unlink(self->path);
+	}
+	if (self->dl[0])
+		dlclose(self->dl[0]);
+	if (self->dl[1])
+		dlclose(self->dl[1]);
+	free(self->a.b);
+	free(self->b.b);
+}
+
+/* Write @len bytes of @buf at @off of the copies' file */
+static void file_put(struct __test_metadata *_metadata, int fd,
+		     const void *buf, size_t len, off_t off)
+{
+	ASSERT_EQ((ssize_t)len, pwrite(fd, buf, len, off))
+		TH_LOG("write: %s", strerror(errno));
+}
+
+/*
+ * A copy of @im at offset @at of the file, with @patch applied to it, if
+ * not NULL, before it is written.  What comes before @at is left as the
+ * caller wrote it (a hole reads as zeroes).
+ */
+static void file_put_img(struct __test_metadata *_metadata, int fd,
+			 const struct img *im, off_t at,
+			 void (*patch)(unsigned char *b, const struct img *im))
+{
+	unsigned char *b = malloc(im->size);
+
+	ASSERT_NE(NULL, b);
+	memcpy(b, im->b, im->size);
+	if (patch)
+		patch(b, im);
+	file_put(_metadata, fd, b, im->size, at);
+	free(b);
+}
+
+/* Where the object of @im starts in a file that holds @prefix bytes first */
+static off_t page_after(size_t prefix)
+{
+	size_t page = getpagesize();
+
+	return (prefix + page - 1) & ~(page - 1);
+}
+
+/*
+ * Assert that the kernel discovered the text of @o (mapped from the
+ * file at @path), and that it has no usable section.
+ */
+static void expect_none(struct __test_metadata *_metadata, struct obj *o,
+			const char *path)
+{
+	struct proc_entry p;
+	struct chain c;
+	int ret;
+
+	via_target = (dl_call_fn)(o->base + img_sym(o->im, "dl_call"));
+	ret = sample(via, 1, &c);
+	ASSERT_EQ(0, ret) TH_LOG("no deferred sample (%d): perf_event_open of syscalls:sys_enter_getppid with defer_callchain?",
+				 ret);
+	ASSERT_EQ(0, proc_entry(o->text_start, &p))
+		TH_LOG("no line for the copy's text %#lx-%#lx in /proc/self/sframe",
+		       o->text_start, o->text_end);
+	TH_LOG("%s", p.line);
+	EXPECT_EQ(o->text_start, p.ts);
+	EXPECT_EQ(o->text_end, p.te);
+	EXPECT_STREQ("none", p.state);
+	EXPECT_STREQ("elf", p.how);
+	EXPECT_EQ(0, p.ss);
+	EXPECT_EQ(0, p.se);
+	EXPECT_EQ(0, p.version);
+	EXPECT_EQ(0, p.fdes);
+	EXPECT_STREQ(path, p.path);
+}
+
+/*
+ * Assert that the kernel found the section of @o (a copy of @im mapped
+ * from the file at @path) where it is, and unwinds through the copy's
+ * dl_call() and dl_inner() exactly as through the library loaded by
+ * dlopen() (handle kept in *@dl for the teardown).
+ */
+static void expect_usable(struct __test_metadata *_metadata, struct obj *o,
+			  const char *path, void **dl)
+{
+	static const char * const exp[] = { "sft_leaf", "dl_inner", "dl_call",
+					    "via", "sample", NULL };
+	const Elf64_Phdr *sf = img_phdr_type(o->im, PT_GNU_SFRAME);
+	const unsigned char *hdr = o->im->b + sf->p_offset;
+	unsigned long lo, hi, delta, want;
+	dl_call_fn call[2];
+	struct chain c[2];
+	struct proc_entry p;
+	char name[128];
+	bool main_seen = false;
+	Dl_info info;
+	int i, ret;
+	__u32 fdes;
+
+	*dl = dlopen(o->im->path, RTLD_NOW | RTLD_LOCAL);
+	ASSERT_NE(NULL, *dl) TH_LOG("dlopen %s: %s", o->im->path, dlerror());
+	call[0] = (dl_call_fn)dlsym(*dl, "dl_call");
+	ASSERT_NE(NULL, call[0]);
+	ASSERT_NE(0, dladdr((void *)call[0], &info));
+	call[1] = (dl_call_fn)(o->base + img_sym(o->im, "dl_call"));
+	ASSERT_EQ((unsigned long)call[0] - (unsigned long)info.dli_fbase,
+		  (unsigned long)call[1] - (unsigned long)o->base);
+
+	/* One call site for both: the frames outside the library are equal */
+	for (i = 0; i < 2; i++) {
+		via_target = call[i];
+		ret = sample(via, 1, &c[i]);
+		ASSERT_EQ(0, ret) TH_LOG("no deferred sample (%d): perf_event_open of syscalls:sys_enter_getppid with defer_callchain?",
+					 ret);
+	}
+
+	/* The reference: the library as ld.so loaded it */
+	for (i = 0; exp[i]; i++) {
+		sym(i < c[0].nr ? c[0].ip[i] : 0, name, sizeof(name));
+		if (strcmp(exp[i], name))
+			chain_log(_metadata, "through the dlopen()ed library",
+				  &c[0]);
+		ASSERT_STREQ(exp[i], name)
+			TH_LOG("frame %d of the chain through the dlopen()ed library",
+			       i);
+	}
+	for (i = 0; i < c[0].nr && !main_seen; i++)
+		main_seen = !strcmp("main", sym(c[0].ip[i], name, sizeof(name)));
+	if (!main_seen)
+		chain_log(_metadata, "through the dlopen()ed library", &c[0]);
+	ASSERT_TRUE(main_seen) TH_LOG("the reference chain does not reach main");
+
+	/* The copy: the same chain, its frames at the copy's addresses */
+	lo = (unsigned long)info.dli_fbase;
+	hi = lo + img_span(o->im);
+	delta = (unsigned long)o->base - lo;
+	for (i = 0; i < c[0].nr; i++) {
+		want = c[0].ip[i] + (c[0].ip[i] >= lo && c[0].ip[i] < hi ?
+				     delta : 0);
+		if (i >= c[1].nr || c[1].ip[i] != want) {
+			chain_log(_metadata, "through the dlopen()ed library",
+				  &c[0]);
+			chain_log(_metadata, "through the copy", &c[1]);
+			TH_LOG("copy mapped at %p, library at %#lx", o->base, lo);
+			ASSERT_EQ(want, i < c[1].nr ? c[1].ip[i] : 0)
+				TH_LOG("frame %d of the copy's chain", i);
+		}
+	}
+	ASSERT_EQ(c[0].nr, c[1].nr);
+
+	/* Discovered, usable, the section where the copy maps it */
+	ASSERT_EQ(0, proc_entry(o->text_start, &p))
+		TH_LOG("no line for the copy's text %#lx-%#lx in /proc/self/sframe",
+		       o->text_start, o->text_end);
+	TH_LOG("%s", p.line);
+	memcpy(&fdes, hdr + 8, sizeof(fdes));
+	EXPECT_EQ(o->text_start, p.ts);
+	EXPECT_EQ(o->text_end, p.te);
+	EXPECT_STREQ("ok", p.state);
+	EXPECT_STREQ("elf", p.how);
+	EXPECT_EQ((unsigned long)o->base + sf->p_vaddr, p.ss);
+	EXPECT_EQ((unsigned long)o->base + sf->p_vaddr + sf->p_memsz, p.se);
+	EXPECT_EQ(hdr[2], p.version);
+	EXPECT_EQ(fdes, p.fdes);
+	EXPECT_STREQ(path, p.path);
+}
+
+/* Map the copy of @im at file offset @at at the start of the region */
+static void map_copy(struct __test_metadata *_metadata,
+		     FIXTURE_DATA(disc) *self, struct obj *o,
+		     const struct img *im, off_t at)
+{
+	ASSERT_EQ(0, obj_map(_metadata, o, im, self->fd, at, self->region));
+}
+
+/* The control: an unchanged copy at file offset 0 is found */
+TEST_F(disc, copy_at_offset_0)
+{
+	struct obj o;
+
+	file_put_img(_metadata, self->fd, &self->a, 0, NULL);
+	map_copy(_metadata, self, &o, &self->a, 0);
+	expect_usable(_metadata, &o, self->path, &self->dl[0]);
+}
+
+static void patch_machine(unsigned char *b, const struct img *im)
+{
+	((Elf64_Ehdr *)b)->e_machine = EM_AARCH64;
+}
+
+/* An object of another architecture: its section is not for this task */
+TEST_F(disc, other_machine)
+{
+	struct obj o;
+
+	file_put_img(_metadata, self->fd, &self->a, 0, patch_machine);
+	map_copy(_metadata, self, &o, &self->a, 0);
+	expect_none(_metadata, &o, self->path);
+}
+
+static void patch_class32(unsigned char *b, const struct img *im)
+{
+	b[EI_CLASS] = ELFCLASS32;
+}
+
+/* Headers that say ELFCLASS32 are not read as 64-bit ones */
+TEST_F(disc, elfclass32)
+{
+	struct obj o;
+
+	file_put_img(_metadata, self->fd, &self->a, 0, patch_class32);
+	map_copy(_metadata, self, &o, &self->a, 0);
+	expect_none(_metadata, &o, self->path);
+}
+
+static void patch_msb(unsigned char *b, const struct img *im)
+{
+	b[EI_DATA] = ELFDATA2MSB;
+}
+
+/* A big-endian object on a little-endian machine */
+TEST_F(disc, big_endian)
+{
+	struct obj o;
+
+	file_put_img(_metadata, self->fd, &self->a, 0, patch_msb);
+	map_copy(_metadata, self, &o, &self->a, 0);
+	expect_none(_metadata, &o, self->path);
+}
+
+static Elf64_Phdr *patch_sframe_phdr(unsigned char *b, const struct img *im)
+{
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)b;
+	Elf64_Phdr *ph = (Elf64_Phdr *)(b + eh->e_phoff);
+	int i;
+
+	for (i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_type == PT_GNU_SFRAME)
+			return &ph[i];
+	return NULL;	/* not reached: checked at setup */
+}
+
+/*
+ * PT_GNU_SFRAME says the section is at a file offset 0x40 below where the
+ * PT_LOAD holding its address maps: the bytes at that address are not
+ * the section the headers describe.
+ */
+static void patch_sframe_offset(unsigned char *b, const struct img *im)
+{
+	patch_sframe_phdr(b, im)->p_offset -= 0x40;
+}
+
+TEST_F(disc, sframe_offset_mismatch)
+{
+	const Elf64_Phdr *sf = img_phdr_type(&self->a, PT_GNU_SFRAME);
+	struct obj o;
+
+	/* Still inside the file range of the PT_LOAD that maps it */
+	ASSERT_LE(0x40, sf->p_offset % getpagesize());
+	file_put_img(_metadata, self->fd, &self->a, 0, patch_sframe_offset);
+	map_copy(_metadata, self, &o, &self->a, 0);
+	expect_none(_metadata, &o, self->path);
+}
+
+/*
+ * PT_GNU_SFRAME beyond every PT_LOAD, at the page after the object's
+ * span, same offset in the page.  The test maps a copy of the real
+ * section there, so that only the check that the section is loaded from
+ * the file tells it from a usable one.
+ */
+static void patch_sframe_outside(unsigned char *b, const struct img *im)
+{
+	Elf64_Phdr *sf = patch_sframe_phdr(b, im);
+	unsigned long at = img_span(im) + sf->p_vaddr % getpagesize();
+
+	sf->p_vaddr = sf->p_paddr = sf->p_offset = at;
+}
+
+TEST_F(disc, sframe_outside_load)
+{
+	const Elf64_Phdr *sf = img_phdr_type(&self->a, PT_GNU_SFRAME);
+	size_t page = getpagesize();
+	unsigned char *after;
+	struct obj o;
+
+	ASSERT_GE(page, sf->p_vaddr % page + sf->p_filesz);
+	file_put_img(_metadata, self->fd, &self->a, 0, patch_sframe_outside);
+	map_copy(_metadata, self, &o, &self->a, 0);
+	after = mmap(self->region + img_span(&self->a), page,
+		     PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
+		     MAP_FIXED, -1, 0);
+	ASSERT_NE(MAP_FAILED, after);
+	memcpy(after + sf->p_vaddr % page, self->a.b + sf->p_offset,
+	       sf->p_filesz);
+	ASSERT_EQ(0, mprotect(after, page, PROT_READ));
+	expect_none(_metadata, &o, self->path);
+}
+
+/* Pages before an embedded object, beginning like a zip archive (APK) */
+#define EMBED_PAGES	3
+
+static void put_zip_prefix(struct __test_metadata *_metadata, int fd)
+{
+	static const char zip[] = "PK\3\4";
+
+	file_put(_metadata, fd, zip, 4, 0);
+}
+
+/*
+ * An object embedded at a non-zero page-aligned offset, as ld.so does not
+ * but Android's linker and custom loaders do: its section is found, every
+ * offset counted from the object's start, and it is unwound exactly.
+ */
+TEST_F(disc, embedded_at_page_offset)
+{
+	off_t at = EMBED_PAGES * getpagesize();
+	struct obj o;
+
+	put_zip_prefix(_metadata, self->fd);
+	file_put_img(_metadata, self->fd, &self->a, at, NULL);
+	map_copy(_metadata, self, &o, &self->a, at);
+	expect_usable(_metadata, &o, self->path, &self->dl[0]);
+}
+
+/* The checks apply to an embedded object too */
+TEST_F(disc, embedded_other_machine)
+{
+	off_t at = EMBED_PAGES * getpagesize();
+	struct obj o;
+
+	put_zip_prefix(_metadata, self->fd);
+	file_put_img(_metadata, self->fd, &self->a, at, patch_machine);
+	map_copy(_metadata, self, &o, &self->a, at);
+	expect_none(_metadata, &o, self->path);
+}
+
+/*
+ * Two objects in one file, both mapped, next to each other: libsft_b.so
+ * at offset 0 (a valid ELF object at the start of the file) and
+ * libsft_a.so after it.  Each is found with its own headers.
+ */
+TEST_F(disc, two_objects_in_one_file)
+{
+	off_t at = page_after(self->b.size);
+	struct obj oa, ob;
+
+	file_put_img(_metadata, self->fd, &self->b, 0, NULL);
+	file_put_img(_metadata, self->fd, &self->a, at, NULL);
+	ASSERT_EQ(0, obj_map(_metadata, &ob, &self->b, self->fd, 0,
+			     self->region));
+	ASSERT_EQ(0, obj_map(_metadata, &oa, &self->a, self->fd, at,
+			     self->region + img_span(&self->b)));
+	expect_usable(_metadata, &oa, self->path, &self->dl[0]);
+	expect_usable(_metadata, &ob, self->path, &self->dl[1]);
+}
+
+TEST_HARNESS_MAIN
