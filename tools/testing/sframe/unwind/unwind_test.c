@@ -687,6 +687,7 @@ static void test_budget(void)
 		large + 1, large + 1, large + 1, small + 1, large + 1, RA_START
 	};
 	unsigned long ips[MAX_CHAIN];
+	struct store_data d;
 	unsigned int i, n, run;
 
 	prog_setup(true);
@@ -718,6 +719,17 @@ static void test_budget(void)
 		CHECK_EQ(sim_counts.text, 0);
 		check_clean();
 	}
+
+	/*
+	 * In the event (NMI, IRQ) the budget is one lookup's worth,
+	 * UNWIND_USER_SFRAME_NOFAULT_BUDGET = SFRAME_FDE_MAX_FRES: one
+	 * SFrame frame, then frame pointers
+	 */
+	set_regs(large, SP0, fp);
+	CHECK_EQ(walk_nofault(&d, MAX_CHAIN), 0);
+	CHECK_CHAIN("budget in the event", d.ips, d.nr, large, large + 1,
+		    LIB + 0x40, LIB + 0x50);
+	check_clean();
 }
 
 /* The faultable walk may sleep between frames, the nofault one never */
