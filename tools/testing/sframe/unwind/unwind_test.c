@@ -825,6 +825,8 @@ static void test_sigframe(void)
 	const unsigned long sigsp = SP0 + 32, isp = SP0 + 0x180;
 	const unsigned long fp = SP0 + 0x300;
 	const unsigned long restorers[] = { F_SIG, F_SIG2 };
+	/* The PCs sampled in the restorer, from its start: see below */
+	const unsigned long in_restorer[] = { 0, 7, 9 };
 	const unsigned long sc = sigsp + offsetof(struct ucontext, uc_mcontext);
 	unsigned long ips[MAX_CHAIN];
 	struct store_data d;
@@ -857,8 +859,8 @@ static void test_sigframe(void)
 	 * Sampled in the restorer itself, at its start, at the syscall or
 	 * past it (the rt_sigreturn system call): the same signal frame
 	 */
-	for (i = 0; i < 3; i++) {
-		const unsigned long pc = F_SIG + (unsigned long[]){ 0, 7, 9 }[i];
+	for (i = 0; i < ARRAY_SIZE(in_restorer); i++) {
+		const unsigned long pc = F_SIG + in_restorer[i];
 
 		set_regs(pc, sigsp, fp);
 		n = walk(ips, MAX_CHAIN);

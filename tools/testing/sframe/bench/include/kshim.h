@@ -21,6 +21,11 @@
 #include <linux/types.h>
 #include <linux/errno.h>
 #include <linux/array_size.h>
+#include <linux/compiler_attributes.h>
+#include <linux/limits.h>
+/* The reader harness's shims that bench/include/linux/ shadows */
+#include "../../include/linux/minmax.h"
+#include "../../include/linux/mm.h"
 
 /* <linux/compiler.h> */
 #define __rcu
@@ -28,41 +33,54 @@
 #define __must_check
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)
-#define barrier()		__asm__ __volatile__("" ::: "memory")
+#define barrier()		({ __asm__ __volatile__("" ::: "memory"); })
 #define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+/* A plain load: the race is intended, KCSAN is told to ignore it */
 #define data_race(expr)		({ __auto_type __v = (expr); __v; })
-#define ____cacheline_aligned	__attribute__((__aligned__(64)))
-#define ____cacheline_aligned_in_smp ____cacheline_aligned
 #define SMP_CACHE_BYTES		64
+#define ____cacheline_aligned	__aligned(SMP_CACHE_BYTES)
+#define ____cacheline_aligned_in_smp ____cacheline_aligned
 #ifndef container_of
 #define container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
 #endif
-#define min(a, b)		((a) < (b) ? (a) : (b))
-#define min_t(type, a, b)	min((type)(a), (type)(b))
-#define max(a, b)		((a) > (b) ? (a) : (b))
-#define ULONG_MAX		(~0UL)
+/* <linux/minmax.h>: min_t() is the reader harness's */
+#define min(a, b) ({							\
+	__auto_type __min_a = (a);					\
+	__auto_type __min_b = (b);					\
+									\
+	__min_a < __min_b ? __min_a : __min_b;				\
+})
+#define max(a, b) ({							\
+	__auto_type __max_a = (a);					\
+	__auto_type __max_b = (b);					\
+									\
+	__max_a > __max_b ? __max_a : __max_b;				\
+})
 #define SZ_1G			0x40000000
 
 /* <asm/barrier.h>, <linux/atomic.h> */
-#define smp_load_acquire(p)	__atomic_load_n(p, __ATOMIC_ACQUIRE)
-#define smp_store_release(p, v)	__atomic_store_n(p, v, __ATOMIC_RELEASE)
-#define smp_rmb()		__atomic_thread_fence(__ATOMIC_ACQUIRE)
-#define smp_wmb()		__atomic_thread_fence(__ATOMIC_RELEASE)
-#define smp_mb()		__atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define smp_load_acquire(p)	__atomic_load_n(p, __ATOMIC_ACQUIRE)	/* a plain load on x86 */
+#define smp_store_release(p, v)	__atomic_store_n(p, v, __ATOMIC_RELEASE) /* a plain store on x86 */
+#define smp_rmb()		__atomic_thread_fence(__ATOMIC_ACQUIRE)	/* no fence on x86 */
+#define smp_wmb()		__atomic_thread_fence(__ATOMIC_RELEASE)	/* no fence on x86 */
+#define smp_mb()		__atomic_thread_fence(__ATOMIC_SEQ_CST)	/* MFENCE */
 #define cmpxchg(p, o, n) ({						\
-	__typeof__(*(p)) __old = (o);					\
-	__atomic_compare_exchange_n(p, &__old, n, false,		\
+	__auto_type __cx_p = (p);					\
+	__typeof__(*__cx_p) __cx_old = (o);				\
+									\
+	__atomic_compare_exchange_n(__cx_p, &__cx_old, (n), false,	\
 				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);\
-	__old;								\
+	__cx_old;							\
 })
 #define try_cmpxchg(p, po, n)						\
 	__atomic_compare_exchange_n(p, po, n, false,			\
 				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)
 
 typedef struct { int counter; } atomic_t;
-typedef struct { long counter; } atomic_long_t;
+/* The benchmark is x86-64's (PAUSE): long is s64, as in atomic64_t */
+typedef struct { s64 counter; } atomic_long_t;
 
 #define atomic_read(v)		__atomic_load_n(&(v)->counter, __ATOMIC_RELAXED)
 #define atomic_read_acquire(v)	__atomic_load_n(&(v)->counter, __ATOMIC_ACQUIRE)
@@ -99,18 +117,18 @@ static inline bool refcount_dec_and_test(refcount_t *r)
 	return __atomic_fetch_sub(&r->refs.counter, 1, __ATOMIC_ACQ_REL) == 1;
 }
 
-/* <linux/spinlock.h>: the qspinlock fast path */
-typedef struct { int val; } spinlock_t;
+/* <linux/spinlock.h>: the qspinlock fast path, on its atomic_t word */
+typedef struct { atomic_t val; } spinlock_t;
 
-#define spin_lock_init(l)	((l)->val = 0)
+#define spin_lock_init(l)	((l)->val.counter = 0)
 
 static inline void spin_lock(spinlock_t *l)
 {
 	int z = 0;
 
-	while (!__atomic_compare_exchange_n(&l->val, &z, 1, false,
+	while (!__atomic_compare_exchange_n(&l->val.counter, &z, 1, false,
 					    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
-		while (__atomic_load_n(&l->val, __ATOMIC_RELAXED))
+		while (__atomic_load_n(&l->val.counter, __ATOMIC_RELAXED))
 			__builtin_ia32_pause();
 		z = 0;
 	}
@@ -118,7 +136,7 @@ static inline void spin_lock(spinlock_t *l)
 
 static inline void spin_unlock(spinlock_t *l)
 {
-	__atomic_store_n(&l->val, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&l->val.counter, 0, __ATOMIC_RELEASE);
 }
 
 /* <linux/percpu.h>: CPU n's copy at n * SIM_PCPU_STRIDE; set sim_cpu */
@@ -126,22 +144,23 @@ static inline void spin_unlock(spinlock_t *l)
 #define SIM_PCPU_STRIDE		256
 extern __thread int sim_cpu;
 
+/* @cpu is assigned once per step, from a counter of the macro's own */
 #define for_each_possible_cpu(cpu) \
-	for ((cpu) = 0; (cpu) < SIM_NR_CPUS; (cpu)++)
+	for (int __cpu = 0; ((cpu) = __cpu) < SIM_NR_CPUS; __cpu++)
 #define per_cpu_ptr(p, cpu) \
 	((__typeof__(p))((char *)(p) + (cpu) * SIM_PCPU_STRIDE))
 #define raw_cpu_ptr(p)		per_cpu_ptr(p, sim_cpu)
 #define this_cpu_ptr(p)		per_cpu_ptr(p, sim_cpu)
 /* Only the thread pinned to a CPU writes its copy: no LOCK prefix */
 #define this_cpu_add(pcp, n) ({						\
-	__typeof__(&(pcp)) __p = this_cpu_ptr(&(pcp));			\
+	__auto_type __p = this_cpu_ptr(&(pcp));				\
 									\
 	__atomic_store_n(__p, __atomic_load_n(__p, __ATOMIC_RELAXED) + (n), \
 			 __ATOMIC_RELAXED);				\
 })
 #define this_cpu_inc(pcp)	this_cpu_add(pcp, 1)
 
-static inline void *sim_alloc_percpu(size_t size)
+static inline void *sim_alloc_percpu(size_t size, gfp_t gfp)
 {
 	void *p;
 
@@ -153,8 +172,9 @@ static inline void *sim_alloc_percpu(size_t size)
 	return p;
 }
 
-#define alloc_percpu_gfp(type, gfp)	((type *)sim_alloc_percpu(sizeof(type)))
-#define alloc_percpu(type)		alloc_percpu_gfp(type, 0)
+#define alloc_percpu_gfp(type, gfp)	((type *)sim_alloc_percpu(sizeof(type), gfp))
+#define alloc_percpu(type) \
+	alloc_percpu_gfp(type, GFP_KERNEL)
 #define free_percpu(p)			free(p)
 
 /* <linux/slab.h>: cache-line aligned, as kmalloc() of these sizes */
@@ -162,7 +182,7 @@ static inline void *sim_alloc_percpu(size_t size)
 #define GFP_KERNEL_ACCOUNT	0u
 #define GFP_NOWAIT		0u
 
-static inline void *sim_kzalloc(size_t size)
+static inline void *sim_kzalloc(size_t size, gfp_t gfp)
 {
 	void *p = aligned_alloc(64, (size + 63) & ~63UL);
 
@@ -171,8 +191,8 @@ static inline void *sim_kzalloc(size_t size)
 	return p;
 }
 
-#define kzalloc(size, gfp)		sim_kzalloc(size)
-#define kzalloc_obj(obj, gfp)		((__typeof__(obj) *)sim_kzalloc(sizeof(obj)))
+#define kzalloc(size, gfp)		sim_kzalloc(size, gfp)
+#define kzalloc_obj(obj, gfp)		((__typeof__(obj) *)sim_kzalloc(sizeof(obj), gfp))
 #define kfree(p)			free(p)
 
 /* <linux/hash.h> */
@@ -187,11 +207,19 @@ static inline u32 hash_64(u64 val, unsigned int bits)
 
 /* <linux/log2.h> */
 #define ilog2(n)		(63 - __builtin_clzll(n))
-#define is_power_of_2(n)	((n) != 0 && ((n) & ((n) - 1)) == 0)
 
-/* <linux/moduleparam.h>: the parameter's variable is reachable */
+static inline bool is_power_of_2(unsigned long n)
+{
+	return n != 0 && (n & (n - 1)) == 0;
+}
+
+/*
+ * <linux/moduleparam.h>: the parameter's variable is reachable; its
+ * permissions are checked as the kernel's VERIFY_OCTAL_PERMISSIONS() does
+ */
 #define MODULE_PARAM_PREFIX	""
-#define module_param_named(name, value, type, perm) \
+#define module_param_named(name, value, type, perm)			\
+	_Static_assert(((perm) & ~0777) == 0, #name ": permissions");	\
 	bool *const sim_param_##name = &(value)
 #define MODULE_PARM_DESC(name, desc)
 /* sframe.rule_cache of sframe_rcache.c */
@@ -207,7 +235,12 @@ struct rcu_head { void (*func)(struct rcu_head *); };
 
 #define rcu_read_lock()		barrier()
 #define rcu_read_unlock()	barrier()
-#define call_rcu(head, fn)	(fn)(head)
+
+static inline void call_rcu(struct rcu_head *head,
+			    void (*func)(struct rcu_head *head))
+{
+	func(head);
+}
 
 /* <linux/fs.h>, <linux/file.h> */
 struct file { int f_count; };
@@ -294,7 +327,6 @@ static inline void *mtree_erase(struct maple_tree *mt, unsigned long index)
 
 /* <linux/mm.h>, <linux/mmap_lock.h> */
 #define PAGE_SHIFT		12
-#define PAGE_SIZE		(1UL << PAGE_SHIFT)
 #define VM_EXEC			0x4UL
 #define VM_DONTCOPY		0x20000UL
 
@@ -309,13 +341,38 @@ struct mm_struct {
 	atomic_t		sframe_explicit;
 };
 
-#define mmap_read_lock_killable(mm)	0
-#define mmap_read_unlock(mm)		do { } while (0)
-#define mmap_assert_write_locked(mm)	do { } while (0)
-#define vma_lookup(mm, addr)		((struct vm_area_struct *)NULL)
+static inline int mmap_read_lock_killable(struct mm_struct *mm)
+{
+	return 0;
+}
+
+static inline void mmap_read_unlock(struct mm_struct *mm) { }
+
+static inline void mmap_assert_write_locked(const struct mm_struct *mm) { }
+
 /* No VMAs: sframe_dup_mm() is not run */
-#define VMA_ITERATOR(name, mm, addr)	int name __attribute__((unused)) = 0
-#define for_each_vma_range(vmi, vma, end) for ((vma) = NULL; (vma); )
+static inline struct vm_area_struct *vma_lookup(struct mm_struct *mm,
+						unsigned long addr)
+{
+	return NULL;
+}
+
+struct vma_iterator {
+	struct mm_struct	*mm;
+	unsigned long		index;
+};
+
+#define VMA_ITERATOR(name, __mm, __addr) \
+	struct vma_iterator name = { .mm = (__mm), .index = (__addr) }
+
+static inline struct vm_area_struct *vma_find(struct vma_iterator *vmi,
+					      unsigned long max)
+{
+	return NULL;
+}
+
+#define for_each_vma_range(vmi, vma, end) \
+	for (; ((vma) = vma_find(&(vmi), (end))) != NULL; )
 
 /* <linux/sched.h>: current is per thread, its mm shared */
 struct task_struct {
@@ -329,12 +386,14 @@ extern __thread struct task_struct sim_current;
 #define task_pid_nr(t)		0
 #define cond_resched()		do { } while (0)
 
-/* <linux/wait_bit.h> */
+/* <linux/wait_bit.h>: no sleeping, the waiter spins on @cond */
 #define wait_var_event_killable(var, cond) ({				\
+	(void)(var);							\
 	while (!(cond))							\
 		__builtin_ia32_pause();					\
 	0;								\
 })
-#define wake_up_var(var)	do { } while (0)
+
+static inline void wake_up_var(void *var) { }
 
 #endif

@@ -1,10 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Userspace shim for rcache_bench: the sframe trace events do nothing */
+/*
+ * Userspace shim for rcache_bench: the sframe trace events do nothing, as
+ * the kernel's trace_*() stubs when tracing is off
+ */
 #ifndef _SFRAME_BENCH_TRACE_SFRAME_H
 #define _SFRAME_BENCH_TRACE_SFRAME_H
 
-#define trace_sframe_unregister(start, end)		do { } while (0)
-#define trace_sframe_corrupt(start, sframe, why)	do { } while (0)
-#define trace_sframe_unwind_error(pc, err)		do { } while (0)
+#include <linux/types.h>
+
+static inline void trace_sframe_unregister(unsigned long text_start,
+					   unsigned long text_end) { }
+
+static inline void trace_sframe_corrupt(unsigned long text_start,
+					unsigned long sframe_start,
+					const char *reason) { }
+
+static inline void trace_sframe_unwind_error(unsigned long pc, int error) { }
 
 #endif

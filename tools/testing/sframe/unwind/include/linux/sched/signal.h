@@ -3,9 +3,10 @@
 #ifndef _SFRAME_UNWIND_SHIM_LINUX_SCHED_SIGNAL_H
 #define _SFRAME_UNWIND_SHIM_LINUX_SCHED_SIGNAL_H
 
+#include <linux/bits.h>
 #include <linux/sched.h>
 
-#define SS_AUTODISARM	(1U << 31)
+#define SS_AUTODISARM	BIT(31)
 
 /* As the kernel's: is @sp on current's alternate signal stack */
 static inline int on_sig_stack(unsigned long sp)
