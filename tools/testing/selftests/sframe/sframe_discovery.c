@@ -50,6 +50,10 @@
 #define MAX_CHAIN	256
 #define RB_PAGES	16
 
+/* Why sample() may get no deferred call chain */
+#define NO_SAMPLE_MSG \
+	"no deferred sample (%d): perf_event_open of syscalls:sys_enter_getppid with defer_callchain?"
+
 struct chain {
 	int nr;
 	unsigned long ip[MAX_CHAIN];
@@ -363,7 +367,8 @@ static int obj_map(struct __test_metadata *_metadata, struct obj *o,
 
 	o->im = im;
 	o->base = base;
-	o->text_start = o->text_end = 0;
+	o->text_start = 0;
+	o->text_end = 0;
 	for (i = 0; i < img_ehdr(im)->e_phnum; i++) {
 		Elf64_Phdr *ph = img_phdr(im, i);
 		unsigned long va = ph->p_vaddr & ~(page - 1);
@@ -560,8 +565,7 @@ static void expect_none(struct __test_metadata *_metadata, struct obj *o,
 
 	via_target = (dl_call_fn)(o->base + img_sym(o->im, "dl_call"));
 	ret = sample(via, 1, &c);
-	ASSERT_EQ(0, ret) TH_LOG("no deferred sample (%d): perf_event_open of syscalls:sys_enter_getppid with defer_callchain?",
-				 ret);
+	ASSERT_EQ(0, ret) TH_LOG(NO_SAMPLE_MSG, ret);
 	ASSERT_EQ(0, proc_entry(o->text_start, &p))
 		TH_LOG("no line for the copy's text %#lx-%#lx in /proc/self/sframe",
 		       o->text_start, o->text_end);
@@ -613,8 +617,7 @@ static void expect_usable(struct __test_metadata *_metadata, struct obj *o,
 	for (i = 0; i < 2; i++) {
 		via_target = call[i];
 		ret = sample(via, 1, &c[i]);
-		ASSERT_EQ(0, ret) TH_LOG("no deferred sample (%d): perf_event_open of syscalls:sys_enter_getppid with defer_callchain?",
-					 ret);
+		ASSERT_EQ(0, ret) TH_LOG(NO_SAMPLE_MSG, ret);
 	}
 
 	/* The reference: the library as ld.so loaded it */
@@ -669,11 +672,11 @@ static void expect_usable(struct __test_metadata *_metadata, struct obj *o,
 }
 
 /* Map the copy of @im at file offset @at at the start of the region */
-static void map_copy(struct __test_metadata *_metadata,
-		     FIXTURE_DATA(disc) *self, struct obj *o,
+static void map_copy(struct __test_metadata *_metadata, int fd,
+		     unsigned char *region, struct obj *o,
 		     const struct img *im, off_t at)
 {
-	ASSERT_EQ(0, obj_map(_metadata, o, im, self->fd, at, self->region));
+	ASSERT_EQ(0, obj_map(_metadata, o, im, fd, at, region));
 }
 
 /* The control: an unchanged copy at file offset 0 is found */
@@ -682,7 +685,7 @@ TEST_F(disc, copy_at_offset_0)
 	struct obj o;
 
 	file_put_img(_metadata, self->fd, &self->a, 0, NULL);
-	map_copy(_metadata, self, &o, &self->a, 0);
+	map_copy(_metadata, self->fd, self->region, &o, &self->a, 0);
 	expect_usable(_metadata, &o, self->path, &self->dl[0]);
 }
 
@@ -697,7 +700,7 @@ TEST_F(disc, other_machine)
 	struct obj o;
 
 	file_put_img(_metadata, self->fd, &self->a, 0, patch_machine);
-	map_copy(_metadata, self, &o, &self->a, 0);
+	map_copy(_metadata, self->fd, self->region, &o, &self->a, 0);
 	expect_none(_metadata, &o, self->path);
 }
 
@@ -712,7 +715,7 @@ TEST_F(disc, elfclass32)
 	struct obj o;
 
 	file_put_img(_metadata, self->fd, &self->a, 0, patch_class32);
-	map_copy(_metadata, self, &o, &self->a, 0);
+	map_copy(_metadata, self->fd, self->region, &o, &self->a, 0);
 	expect_none(_metadata, &o, self->path);
 }
 
@@ -727,7 +730,7 @@ TEST_F(disc, big_endian)
 	struct obj o;
 
 	file_put_img(_metadata, self->fd, &self->a, 0, patch_msb);
-	map_copy(_metadata, self, &o, &self->a, 0);
+	map_copy(_metadata, self->fd, self->region, &o, &self->a, 0);
 	expect_none(_metadata, &o, self->path);
 }
 
@@ -761,7 +764,7 @@ TEST_F(disc, sframe_offset_mismatch)
 	/* Still inside the file range of the PT_LOAD that maps it */
 	ASSERT_LE(0x40, sf->p_offset % getpagesize());
 	file_put_img(_metadata, self->fd, &self->a, 0, patch_sframe_offset);
-	map_copy(_metadata, self, &o, &self->a, 0);
+	map_copy(_metadata, self->fd, self->region, &o, &self->a, 0);
 	expect_none(_metadata, &o, self->path);
 }
 
@@ -776,7 +779,9 @@ static void patch_sframe_outside(unsigned char *b, const struct img *im)
 	Elf64_Phdr *sf = patch_sframe_phdr(b, im);
 	unsigned long at = img_span(im) + sf->p_vaddr % getpagesize();
 
-	sf->p_vaddr = sf->p_paddr = sf->p_offset = at;
+	sf->p_vaddr = at;
+	sf->p_paddr = at;
+	sf->p_offset = at;
 }
 
 TEST_F(disc, sframe_outside_load)
@@ -788,7 +793,7 @@ TEST_F(disc, sframe_outside_load)
 
 	ASSERT_GE(page, sf->p_vaddr % page + sf->p_filesz);
 	file_put_img(_metadata, self->fd, &self->a, 0, patch_sframe_outside);
-	map_copy(_metadata, self, &o, &self->a, 0);
+	map_copy(_metadata, self->fd, self->region, &o, &self->a, 0);
 	after = mmap(self->region + img_span(&self->a), page,
 		     PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
 		     MAP_FIXED, -1, 0);
@@ -821,7 +826,7 @@ TEST_F(disc, embedded_at_page_offset)
 
 	put_zip_prefix(_metadata, self->fd);
 	file_put_img(_metadata, self->fd, &self->a, at, NULL);
-	map_copy(_metadata, self, &o, &self->a, at);
+	map_copy(_metadata, self->fd, self->region, &o, &self->a, at);
 	expect_usable(_metadata, &o, self->path, &self->dl[0]);
 }
 
@@ -833,7 +838,7 @@ TEST_F(disc, embedded_other_machine)
 
 	put_zip_prefix(_metadata, self->fd);
 	file_put_img(_metadata, self->fd, &self->a, at, patch_machine);
-	map_copy(_metadata, self, &o, &self->a, at);
+	map_copy(_metadata, self->fd, self->region, &o, &self->a, at);
 	expect_none(_metadata, &o, self->path);
 }
 

@@ -31,25 +31,14 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
 
 #include "../kselftest_harness.h"
 #include "sft.h"
 #include "sft_perf.h"
-
-#ifndef PR_SFRAME
-#define PR_SFRAME			82
-#define PR_SFRAME_REGISTER		1
-#define PR_SFRAME_UNREGISTER		2
-struct prctl_sframe {
-	__u64	text_start;
-	__u64	text_len;
-	__u64	sframe_start;
-	__u64	sframe_len;
-	__u64	flags;
-};
-#endif
+#include "sft_sframe.h"
 
 #define MAX_CHAIN	1024
 #define RB_PAGES	64
@@ -904,63 +893,11 @@ TEST(signal_handler)
 
 /* ---- explicit registration: a JIT code buffer and its section ---- */
 
-/*
- * jit: sub $24,%rsp; call *%rsi; add $24,%rsp; ret.
- * It calls leaf(x) with rdi unchanged.
- */
-static const unsigned char jit_code[] = {
-	0x48, 0x83, 0xec, 0x18,		/* 0: sub $0x18,%rsp */
-	0xff, 0xd6,			/* 4: call *%rsi */
-	0x48, 0x83, 0xc4, 0x18,		/* 6: add $0x18,%rsp */
-	0xc3,				/* a: ret */
-};
-
-/* A hand-built SFrame V2 section for jit_code at @text */
-static size_t build_sframe(unsigned char *sec, unsigned long sec_addr,
-			   unsigned long text)
-{
-	/* FREs: start offset, info (SP-based, 1 one-byte offset), CFA off */
-	static const unsigned char fres[] = {
-		0x00, 0x03, 8,		/* at 0: CFA = SP + 8 */
-		0x04, 0x03, 32,		/* at 4: CFA = SP + 32 */
-		0x0a, 0x03, 8,		/* at a: CFA = SP + 8 */
-	};
-	unsigned char *p = sec;
-	int32_t start = text - sec_addr - 28;	/* PC-relative to the FDE */
-
-	/* header: magic, v2, FDE_SORTED | FDE_FUNC_START_PCREL */
-	*p++ = 0xe2; *p++ = 0xde; *p++ = 2; *p++ = 0x05;
-	*p++ = 3;			/* AMD64, little endian */
-	*p++ = 0;			/* no fixed FP offset */
-	*p++ = (unsigned char)-8;	/* RA at CFA - 8 */
-	*p++ = 0;			/* no auxiliary header */
-	memcpy(p, &(uint32_t){1}, 4); p += 4;		/* num_fdes */
-	memcpy(p, &(uint32_t){3}, 4); p += 4;		/* num_fres */
-	memcpy(p, &(uint32_t){sizeof(fres)}, 4); p += 4;
-	memcpy(p, &(uint32_t){0}, 4); p += 4;		/* FDE offset */
-	memcpy(p, &(uint32_t){20}, 4); p += 4;		/* FRE offset */
-	/* FDE */
-	memcpy(p, &start, 4); p += 4;
-	memcpy(p, &(uint32_t){sizeof(jit_code)}, 4); p += 4;
-	memcpy(p, &(uint32_t){0}, 4); p += 4;		/* first FRE */
-	memcpy(p, &(uint32_t){3}, 4); p += 4;		/* FRE count */
-	*p++ = 0;			/* PCINC, FRE type ADDR1 */
-	*p++ = 0; *p++ = 0; *p++ = 0;	/* rep size, padding */
-	memcpy(p, fres, sizeof(fres));
-	p += sizeof(fres);
-	return p - sec;
-}
-
 long (*jit_fn)(long x, long (*leaf)(long));
 
 SFT_NOINLINE long sft_jit(long x)
 {
 	return jit_fn(x, sft_leaf) + 1;
-}
-
-static int sframe_prctl(int op, struct prctl_sframe *a, size_t size)
-{
-	return prctl(PR_SFRAME, op, (unsigned long)a, size, 0) ? errno : 0;
 }
 
 TEST(registration_api)
@@ -1262,7 +1199,12 @@ TEST(jit_frame_pointers)
 		EXPECT_CHAIN(f1, 1, "sft_leaf", "f3", "f2", "f1", "sample");
 		sample_nodefer = !defer;
 		ASSERT_EQ(0, sample(sft_jit_fp, 1, &c));
-		ASSERT_EQ(0, chain_check(_metadata, &c, exp, true));
+		/*
+		 * Past main, the first sample in the event may, as stock
+		 * frame pointers do, take a stack word for a return address
+		 * (without_deferral): the second must not
+		 */
+		ASSERT_EQ(0, chain_check(_metadata, &c, exp, defer));
 		EXPECT_EQ((unsigned long)text + 0x12, c.ip[1]);
 		EXPECT_EQ((unsigned long)text + 0x9, c.ip[2]);
 		/*
@@ -1380,6 +1322,199 @@ TEST(procfs_opened_before_exec)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
 	ASSERT_EQ(0, WEXITSTATUS(status));
+}
+
+/*
+ * A hostile but valid section: jit_code after a sled of HOSTILE_SLED
+ * bytes with an FRE every two bytes, HOSTILE_FRES FREs in all (just
+ * under the reader's limit per function), so that every lookup of the
+ * return address into it reads them all (sft_build_sframe()).
+ */
+#define HOSTILE_SLED	2000
+#define HOSTILE_FRES	(HOSTILE_SLED / 2 + 3)
+#define HOSTILE_DEPTH	50
+#define HOSTILE_RB	64
+
+long (*hostile_fn)(long x, long (*leaf)(long));
+
+/* Alternate with the hostile function HOSTILE_DEPTH times, then spin */
+SFT_NOINLINE long hostile_leaf(long x)
+{
+	if (x <= 0)
+		for (;;)
+			asm volatile("");
+	return hostile_fn(x - 1, hostile_leaf) + 1;
+}
+
+/* The child of hostile_section_sampling: set up, say so, spin */
+static void hostile_child(int ready)
+{
+	size_t tlen = SFT_JIT_SIZE(HOSTILE_SLED);
+	size_t slen = 48 + 4 * HOSTILE_FRES;
+	struct prctl_sframe a;
+	unsigned char *text, *sec;
+
+	text = mmap(NULL, tlen, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	sec = mmap(NULL, slen, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (text == MAP_FAILED || sec == MAP_FAILED)
+		_exit(1);
+	sft_jit_emit(text, HOSTILE_SLED);
+	if (mprotect(text, tlen, PROT_READ | PROT_EXEC))
+		_exit(1);
+	a = (struct prctl_sframe){
+		.text_start	= (unsigned long)text,
+		.text_len	= tlen,
+		.sframe_start	= (unsigned long)sec,
+		.sframe_len	= sft_build_sframe(sec, (unsigned long)sec,
+						   (unsigned long)text,
+						   HOSTILE_SLED, 2),
+	};
+	if (sframe_prctl(PR_SFRAME_REGISTER, &a, sizeof(a)))
+		_exit(2);
+	hostile_fn = (void *)text;
+	if (write(ready, "r", 1) != 1)
+		_exit(1);
+	hostile_leaf(HOSTILE_DEPTH);
+	_exit(3);
+}
+
+/*
+ * Samples of @pid's CPU clock at 1 kHz over @ms milliseconds, with user
+ * callchains in the event (perf -g) or deferred (fp,defer); -1 on error
+ */
+static long hostile_samples(pid_t pid, int defer, int ms)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.freq = 1,
+		.sample_freq = 1000,
+		.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN,
+		.exclude_callchain_kernel = 1,
+		.defer_callchain = defer,
+		.defer_output = defer,
+		.disabled = 1,
+	};
+	size_t page = getpagesize(), len = (HOSTILE_RB + 1) * page;
+	struct perf_event_mmap_page *pg;
+	struct timespec t0, t;
+	long n = 0, elapsed;
+	__u64 head, tail;
+	char *data;
+	int fd, stop = 0;
+
+	fd = syscall(SYS_perf_event_open, &attr, pid, -1, -1, 0);
+	if (fd < 0)
+		return -1;
+	pg = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (pg == MAP_FAILED) {
+		close(fd);
+		return -1;
+	}
+	data = (char *)pg + page;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	do {
+		usleep(10000);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		elapsed = (t.tv_sec - t0.tv_sec) * 1000 +
+			  (t.tv_nsec - t0.tv_nsec) / 1000000;
+		if (elapsed >= ms && !stop++)
+			ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+		head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+		for (tail = pg->data_tail; tail < head;) {
+			struct perf_event_header h;
+			size_t o = tail % pg->data_size, k;
+
+			for (k = 0; k < sizeof(h); k++)
+				((char *)&h)[k] = data[(o + k) % pg->data_size];
+			if (h.size < sizeof(h))
+				break;
+			n += h.type == PERF_RECORD_SAMPLE;
+			tail += h.size;
+		}
+		__atomic_store_n(&pg->data_tail, head, __ATOMIC_RELEASE);
+	} while (stop < 2);
+	munmap(pg, len);
+	close(fd);
+	return n;
+}
+
+/*
+ * A process spinning on a stack of return addresses into the hostile
+ * function (every other frame), sampled at 1 kHz with user chains in the event (-g) and
+ * deferred (fp,defer), gets at least half the samples it gets with
+ * kernel.sframe_unwind=0: the bounds on the work of an unwind hold.
+ */
+TEST(hostile_section_sampling)
+{
+	static const char * const mode[] = { "-g", "fp,defer" };
+	long off, on;
+	int p[2], defer, status;
+	pid_t pid;
+	char c;
+
+	ASSERT_EQ(0, pipe(p));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		close(p[0]);
+		hostile_child(p[1]);
+	}
+	close(p[1]);
+	ASSERT_EQ(1, read(p[0], &c, 1));
+	close(p[0]);
+	usleep(100000);
+	for (defer = 0; defer <= 1; defer++) {
+		ASSERT_EQ(0, write_sysctl("0"));
+		off = hostile_samples(pid, defer, 1000);
+		ASSERT_EQ(0, write_sysctl("1"));
+		on = hostile_samples(pid, defer, 1000);
+		TH_LOG("%s: %ld samples with SFrame, %ld without", mode[defer],
+		       on, off);
+		EXPECT_LE(100, off);
+		EXPECT_LE(off, 2 * on);
+	}
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFSIGNALED(status));
+}
+
+/*
+ * 32-bit tasks never use SFrame: their registration is refused with
+ * EINVAL before its arguments are read (sframe_compat32 passes an
+ * unmapped pointer, for which a 64-bit task gets EFAULT).
+ */
+TEST(compat_prctl)
+{
+	char path[PATH_MAX];
+	ssize_t n;
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(-1, prctl(PR_SFRAME, PR_SFRAME_REGISTER, 0x1000UL,
+			    sizeof(struct prctl_sframe), 0));
+	ASSERT_EQ(EFAULT, errno);
+
+	n = readlink("/proc/self/exe", path, sizeof(path) - 32);
+	ASSERT_LT(0, n);
+	path[n] = '\0';
+	strcpy(strrchr(path, '/') + 1, "sframe_compat32");
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		execl(path, "sframe_compat32", NULL);
+		_exit(errno == ENOEXEC ? 254 : 255);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 254)
+		SKIP(return, "no 32-bit support (CONFIG_IA32_EMULATION)");
+	ASSERT_NE(255, WEXITSTATUS(status)) TH_LOG("cannot run %s", path);
+	EXPECT_EQ(EINVAL, WEXITSTATUS(status));
 }
 
 /* Run by procfs_opened_before_exec in the new image */
