@@ -10,7 +10,7 @@ export SFRAME_CACHE ?= /var/cache/sframe-unwind
 
 .PHONY: help root tree patches patches-bisect kernel kernel-perf kunit \
 	kunit-arm64 kunit-s390 kunit-cross vm test harness sframe-diff fuzz selftests \
-	bench-walker test-vm demo-defer bench-mmap perf demo bench mutants clean distclean
+	bench-walker test-vm demo-defer bench-mmap perf demo bench mutants stress clean distclean
 
 help:
 	@echo "make demo            perf --call-graph=sframe vs fp vs dwarf on a demo workload (VM)"
@@ -30,6 +30,8 @@ help:
 	@echo "make perf            build perf from the patched tree into build/perf/perf"
 	@echo "make selftests       build the kselftests into build/selftests (run by the vm level)"
 	@echo "make test-vm         the vm level only: kselftests in the debug VM"
+	@echo "make stress [MINUTES=N]  the soak: perf sframe, -g and fp,defer on every CPU while"
+	@echo "                     sframe_stress maps, registers, corrupts, forks... (debug VM, default 10)"
 	@echo "make patches         export the series to build/patches, checkpatch --strict"
 	@echo "make patches-bisect  also build the tree after every patch (slow)"
 	@echo "make tree            create/update build/linux (pristine 7.2 + the series)"
@@ -104,6 +106,9 @@ sframe-diff: root
 
 fuzz: root
 	$(DEV)/fuzz.sh $(SECONDS)
+
+stress: root
+	$(DEV)/stress.sh $$(( $(or $(MINUTES),10) * 60 ))
 
 bench-walker: root
 	$(DEV)/bench-walker.sh

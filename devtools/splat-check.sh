@@ -4,7 +4,8 @@
 # splat-check.sh LOG...: exit 1 (and print the offending lines) if a kernel
 # console log holds a splat: a warning, a BUG, an oops or panic, a KASAN,
 # UBSAN or KFENCE report, a lockdep report, a might_sleep() report, an RCU
-# stall, a hung task or a kmemleak report. Exit 0 on a clean log.
+# stall, a hung task, a soft or hard lockup or a kmemleak report. Exit 0 on
+# a clean log.
 set -u
 
 patterns=(
@@ -30,6 +31,7 @@ patterns=(
 	'rcu_preempt detected stalls'
 	'rcu: INFO:'
 	'blocked for more than [0-9]+ seconds'
+	'detected hard LOCKUP'
 	'refcount_t: '
 	'list_add corruption'
 	'list_del corruption'

@@ -9,7 +9,9 @@
 #   - perf's shell test of --call-graph sframe;
 #   - the SFrame/DWARF agreement on Debian's zstd (the comparison runs
 #     here, natively, in the sid root that was the guest's root);
-#   - the kselftests' own TAP.
+#   - the kselftests' own TAP;
+#   - the 60-second soak (devtools/stress.sh check: its summary as
+#     comments, its checks as TAP lines).
 # Exits non-zero if any line is "not ok".
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
@@ -73,6 +75,19 @@ else
 	else
 		tap FAIL "$desc: $(tail -n1 "$out/agree.log") (build/vm/agree.log)"
 	fi
+fi
+
+if ! [ -d "$out/stress" ]; then
+	tap FAIL "stress: the soak did not run (no sframe_stress or perf?)"
+else
+	echo "# stress: $(cat "$out/stress.time" 2>/dev/null) in the VM"
+	while IFS= read -r l; do
+		case $l in
+		"ok "*) tap OK "${l#ok [0-9]* }" ;;
+		"not ok "*) tap FAIL "${l#not ok [0-9]* }" ;;
+		*) echo "$l" ;;
+		esac
+	done < <("$REPO/devtools/stress.sh" check "$out/stress" 2>&1)
 fi
 
 if [ -s "$out/kselftests.tap" ]; then

@@ -4,7 +4,8 @@
 # Runs inside the debug VM (devtools/test.sh level "vm"): only what needs
 # the patched kernel. It saves the kernel's release and configuration,
 # runs perf's shell test of --call-graph sframe, records the SFrame/DWARF
-# agreement run and runs the feature's kselftests, all into build/vm/.
+# agreement run, runs the feature's kselftests and a 60-second soak
+# (devtools/stress.sh, as make stress runs it longer), all into build/vm/.
 # devtools/tests/vm-check.sh turns that into TAP on the host afterwards:
 # in this guest (TCG, KASAN, kmemleak) every exec costs about half a
 # second, so nothing that only reads results runs here.
@@ -48,5 +49,13 @@ if [ -x "$sft/sframe_unwind" ]; then
 	mkdir -p /tmp/sft-overlay
 	cp "$sft/sframe_unwind" "$sft"/libsft_*.so /tmp/sft-overlay/ &&
 		(cd /tmp/sft-overlay && ./sframe_unwind -t procfs) >>"$out/kselftests.tap" 2>&1 || rc=1
+fi
+
+# The soak, last: perf sframe, -g and fp,defer on every CPU while
+# sframe_stress runs 60 seconds (build/vm/stress/, checked on the host)
+if [ -x "$sft/sframe_stress" ] && [ -x "$perf" ]; then
+	lap >/dev/null
+	"$repo/devtools/stress.sh" guest 60 "$out/stress" >"$out/stress.log" 2>&1
+	lap >"$out/stress.time"
 fi
 exit $rc
