@@ -54,79 +54,7 @@
 #define NO_SAMPLE_MSG \
 	"no deferred sample (%d): perf_event_open of syscalls:sys_enter_getppid with defer_callchain?"
 
-struct chain {
-	int nr;
-	unsigned long ip[MAX_CHAIN];
-};
-
-/* ---- perf: sample one system call with a deferred user callchain ---- */
-
-/* The user chain of the last deferred sample in @s's buffer */
-static int sampler_chain(struct sampler *s, struct chain *c)
-{
-	struct perf_event_mmap_page *pg = s->rb;
-	char *data = (char *)s->rb + getpagesize();
-	__u64 size = pg->data_size, head, tail, cookie = 0;
-	int found = 0;
-
-	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
-	for (tail = pg->data_tail; tail < head;) {
-		struct perf_event_header h;
-		__u64 rec[MAX_CHAIN + 8], i;
-
-		memcpy(&h, data + tail % size, sizeof(h));
-		if (h.size < sizeof(h) || h.size > sizeof(rec))
-			return -1;
-		for (i = 0; i < h.size; i++)
-			((char *)rec)[i] = data[(tail + i) % size];
-		tail += h.size;
-
-		if (h.type == PERF_RECORD_SAMPLE) {
-			/* header, pid/tid, nr, ips */
-			for (i = 0; i + 1 < rec[2] && 4 + i < h.size / 8; i++)
-				if (rec[3 + i] == PERF_CONTEXT_USER_DEFERRED)
-					cookie = rec[4 + i];
-		} else if (h.type == PERF_RECORD_CALLCHAIN_DEFERRED) {
-			int n = sft_deferred_chain(rec, h.size / 8, cookie,
-						   c->ip, MAX_CHAIN);
-
-			if (n >= 0) {
-				c->nr = n;
-				found = 1;
-			}
-		}
-	}
-	__atomic_store_n(&pg->data_tail, head, __ATOMIC_RELEASE);
-	return found ? 0 : -1;
-}
-
-/* The innermost function: the sampled system call */
-SFT_NOINLINE long sft_leaf(long x)
-{
-	long ret;
-
-	asm volatile("syscall" : "=a"(ret) : "0"(SYS_getppid)
-		     : "rcx", "r11", "memory");
-	return x + (ret > 0);
-}
-
-/* Run @fn(@arg) with the sampler on and return the user chain */
-SFT_NOINLINE int sample(long (*fn)(long), long arg, struct chain *c)
-{
-	struct sampler s;
-	int ret;
-
-	memset(c, 0, sizeof(*c));
-	if (sft_sampler_open(&s, PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN, 1,
-			     RB_PAGES))
-		return -errno;
-	ioctl(s.fd, PERF_EVENT_IOC_ENABLE, 0);
-	fn(arg);
-	ioctl(s.fd, PERF_EVENT_IOC_DISABLE, 0);
-	ret = sampler_chain(&s, c);
-	sampler_close(&s);
-	return ret;
-}
+#include "sft_chain.h"
 
 typedef long (*dl_call_fn)(sft_cb cb, long x);
 
@@ -138,90 +66,7 @@ SFT_NOINLINE long via(long x)
 	return via_target(sft_leaf, x) + 1;
 }
 
-/* ---- symbolization of the chains through dlopen()ed libraries ---- */
-
-struct sym_query {
-	unsigned long ip;
-	char name[128];
-	char object[PATH_MAX];
-};
-
-static int sym_in_file(const char *path, unsigned long off, char *name,
-		       size_t len)
-{
-	int fd = open(path, O_RDONLY), ret = -1;
-	Elf64_Ehdr *eh;
-	Elf64_Shdr *sh;
-	struct stat st;
-	void *map;
-	int i;
-
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(*eh)) {
-		close(fd);
-		return -1;
-	}
-	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (map == MAP_FAILED)
-		return -1;
-	eh = map;
-	sh = (Elf64_Shdr *)((char *)map + eh->e_shoff);
-	for (i = 0; i < eh->e_shnum && ret; i++) {
-		Elf64_Sym *sym = (Elf64_Sym *)((char *)map + sh[i].sh_offset);
-		const char *str;
-		size_t j;
-
-		if (sh[i].sh_type != SHT_SYMTAB && sh[i].sh_type != SHT_DYNSYM)
-			continue;
-		str = (char *)map + sh[sh[i].sh_link].sh_offset;
-		for (j = 0; j < sh[i].sh_size / sizeof(*sym); j++) {
-			if (ELF64_ST_TYPE(sym[j].st_info) != STT_FUNC ||
-			    off < sym[j].st_value ||
-			    off >= sym[j].st_value + sym[j].st_size)
-				continue;
-			snprintf(name, len, "%s", str + sym[j].st_name);
-			ret = 0;
-			break;
-		}
-	}
-	munmap(map, st.st_size);
-	return ret;
-}
-
-static int sym_phdr_cb(struct dl_phdr_info *info, size_t size, void *data)
-{
-	struct sym_query *q = data;
-	int i;
-
-	for (i = 0; i < info->dlpi_phnum; i++) {
-		const Elf64_Phdr *ph = &info->dlpi_phdr[i];
-		unsigned long start = info->dlpi_addr + ph->p_vaddr;
-
-		if (ph->p_type != PT_LOAD || q->ip < start ||
-		    q->ip >= start + ph->p_memsz)
-			continue;
-		snprintf(q->object, sizeof(q->object), "%s",
-			 info->dlpi_name[0] ? info->dlpi_name : "/proc/self/exe");
-		if (sym_in_file(q->object, q->ip - info->dlpi_addr, q->name,
-				sizeof(q->name)))
-			snprintf(q->name, sizeof(q->name), "?");
-		return 1;
-	}
-	return 0;
-}
-
-/* Name of the function at @ip, "?" if unknown, "!" if in no object */
-static const char *sym(unsigned long ip, char *buf, size_t len)
-{
-	struct sym_query q = { .ip = ip };
-
-	if (!dl_iterate_phdr(sym_phdr_cb, &q))
-		snprintf(q.name, sizeof(q.name), "!");
-	snprintf(buf, len, "%s", q.name);
-	return buf;
-}
+/* ---- the chains in the log ---- */
 
 static void chain_log(struct __test_metadata *_metadata, const char *what,
 		      const struct chain *c)
@@ -433,26 +278,15 @@ struct proc_entry {
 /* The line of the text range starting at @start, parsed */
 static int proc_entry(unsigned long start, struct proc_entry *p)
 {
-	FILE *f = fopen("/proc/self/sframe", "r");
-	char want[32];
-	int ret = -1;
-
-	if (!f)
+	if (proc_range(start, p->line, sizeof(p->line)))
 		return -1;
-	snprintf(want, sizeof(want), "%08lx-", start);
-	while (fgets(p->line, sizeof(p->line), f)) {
-		p->line[strcspn(p->line, "\n")] = 0;
-		if (strncmp(p->line, want, strlen(want)))
-			continue;
-		if (sscanf(p->line, "%lx-%lx %15s %15s %lx-%lx v%u %u %lu %lu %s",
-			   &p->ts, &p->te, p->state, p->how, &p->ss, &p->se,
-			   &p->version, &p->fdes, &p->lookups, &p->failures,
-			   p->path) == 11)
-			ret = 0;
-		break;
-	}
-	fclose(f);
-	return ret;
+	p->line[strcspn(p->line, "\n")] = 0;
+	if (sscanf(p->line, "%lx-%lx %15s %15s %lx-%lx v%u %u %lu %lu %s",
+		   &p->ts, &p->te, p->state, p->how, &p->ss, &p->se,
+		   &p->version, &p->fdes, &p->lookups, &p->failures,
+		   p->path) != 11)
+		return -1;
+	return 0;
 }
 
 /* ---- the tests ---- */

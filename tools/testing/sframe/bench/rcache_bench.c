@@ -49,25 +49,11 @@
 
 #include "sframe_format.h"
 #include "sframe_registry.h"
+#include "bench_section.h"
 
-/* The shims' hooks */
-int sim_pagefault_depth;
-bool sim_nmi_uaccess_okay = true;
-unsigned long sim_cond_resched_calls;
+/* The shims' hooks of rcache_bench alone */
 __thread int sim_cpu;
 __thread struct task_struct sim_current;
-
-unsigned long sim_copy_from_user(void *to, const void *from, unsigned long n)
-{
-	memcpy(to, from, n);
-	return 0;
-}
-
-unsigned long sim_copy_to_user(void *to, const void *from, unsigned long n)
-{
-	memcpy(to, from, n);
-	return 0;
-}
 
 /* sframe_discover.c and sframe_repair.c: the entry is registered, resolved */
 struct sframe_entry *sframe_discover(struct mm_struct *mm, unsigned long pc)
@@ -93,86 +79,14 @@ static struct mm_struct mm;
 static struct sframe_entry *entry;
 static unsigned long hot_pcs[DEPTH];
 static u8 *sec_buf;
-static unsigned long rnd_state = 88172645463325252UL;
 
-static unsigned long rnd(unsigned long *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
-static void put(u8 **p, const void *v, size_t n)
-{
-	memcpy(*p, v, n);
-	*p += n;
-}
-
-/*
- * A V3 AMD64 section of @n functions of 16 to 240 bytes, 4 FREs each
- * (push; mov; ...; leave; ret), as in sframe_bench.c, and its text
- * right after it.
- */
+/* The section of @n functions, as in sframe_bench.c */
 static void build(struct sframe_section *sec, u32 n)
 {
-	static const u8 fre_bytes[] = {
-		0, 0x03, 8,
-		1, 0x05, 16, (u8)-16,
-		4, 0x04, 16, (u8)-16,
-	};
-	u32 *size = malloc(n * sizeof(*size)), i, off = 0, fres_len;
-	struct sframe_header h = { 0 };
-	size_t len, text_len;
-	u8 *p, *fres, *text;
+	size_t len;
 
-	for (i = 0; i < n; i++) {
-		size[i] = 16 + 16 * (rnd(&rnd_state) % 15);
-		off += size[i];
-	}
-	text_len = off;
-	fres_len = n * (5 + sizeof(fre_bytes) + 3);
-	len = sizeof(h) + n * sizeof(struct sframe_fde_v3) + fres_len;
-	sec_buf = malloc(len);
-	text = sec_buf + len;
-
-	h.preamble.magic = SFRAME_MAGIC;
-	h.preamble.version = SFRAME_VERSION_3;
-	h.preamble.flags = SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL;
-	h.abi_arch = SFRAME_ABI_AMD64_ENDIAN_LITTLE;
-	h.cfa_fixed_ra_offset = -8;
-	h.num_fdes = n;
-	h.num_fres = 4 * n;
-	h.fre_len = fres_len;
-	h.fdes_off = 0;
-	h.fres_off = n * sizeof(struct sframe_fde_v3);
-	p = sec_buf;
-	put(&p, &h, sizeof(h));
-	fres = sec_buf + sizeof(h) + h.fres_off;
-	off = 0;
-	for (i = 0; i < n; i++) {
-		struct sframe_fde_v3 e;
-		struct sframe_fda_v3 a = { 4, 0, 0, 0 };
-		u8 last[3] = { (u8)(size[i] - 1), 0x03, 8 };
-		u8 *q = fres + i * (5 + sizeof(fre_bytes) + 3);
-
-		e.start_off = (s64)((unsigned long)text + off - (unsigned long)p);
-		e.func_size = size[i];
-		e.fres_off = q - fres;
-		put(&p, &e, sizeof(e));
-		put(&q, &a, sizeof(a));
-		put(&q, fre_bytes, sizeof(fre_bytes));
-		put(&q, last, sizeof(last));
-		off += size[i];
-	}
-	free(size);
-
-	memset(sec, 0, sizeof(*sec));
-	sec->sframe_start = (unsigned long)sec_buf;
-	sec->sframe_end = (unsigned long)sec_buf + len;
-	sec->text_start = (unsigned long)text;
-	sec->text_end = (unsigned long)text + text_len;
-	if (sframe_section_init(sec, NULL) || sframe_validate(sec, NULL)) {
+	sec_buf = build_section(sec, n, &len);
+	if (!sec_buf) {
 		fprintf(stderr, "generated section is invalid\n");
 		exit(2);
 	}

@@ -33,23 +33,7 @@
 
 #include "sframe_format.h"
 #include "sframe_walk.h"
-
-/* The shims' hooks: user memory is our memory */
-int sim_pagefault_depth;
-bool sim_nmi_uaccess_okay = true;
-unsigned long sim_cond_resched_calls;
-
-unsigned long sim_copy_from_user(void *to, const void *from, unsigned long n)
-{
-	memcpy(to, from, n);
-	return 0;
-}
-
-unsigned long sim_copy_to_user(void *to, const void *from, unsigned long n)
-{
-	memcpy(to, from, n);
-	return 0;
-}
+#include "bench_section.h"
 
 #define NPCS		4096
 #define RUNS		5
@@ -58,98 +42,23 @@ unsigned long sim_copy_to_user(void *to, const void *from, unsigned long n)
 struct bench {
 	u8			*buf;
 	size_t			len;
-	u8			*text;
-	size_t			text_len;
 	struct sframe_section	sec;
 	unsigned long		pcs[NPCS];
 };
 
-static unsigned long rnd_state = 88172645463325252UL;
-
-static unsigned long rnd(void)
-{
-	rnd_state ^= rnd_state << 13;
-	rnd_state ^= rnd_state >> 7;
-	rnd_state ^= rnd_state << 17;
-	return rnd_state;
-}
-
-static void put(u8 **p, const void *v, size_t n)
-{
-	memcpy(*p, v, n);
-	*p += n;
-}
-
-/*
- * A V3 AMD64 section with @n functions: FDE index, then per function the
- * attribute record and 4 FREs (push; mov; ...; leave; ret).
- */
+/* @n functions and NPCS random PCs in them */
 static void build(struct bench *b, u32 n)
 {
-	static const u8 fre_bytes[] = {
-		/* start, info (SP/FP base, count, 1-byte words), words */
-		0, 0x03, 8,
-		1, 0x05, 16, (u8)-16,
-		4, 0x04, 16, (u8)-16,
-	};
-	u32 *size = malloc(n * sizeof(*size)), i, off = 0, fres_len;
-	struct sframe_header h = { 0 };
-	u8 *p, *fres;
+	unsigned long i;
 
-	for (i = 0; i < n; i++)
-		size[i] = 16 + 16 * (rnd() % 15);
-	for (i = 0; i < n; i++)
-		off += size[i];
-	b->text_len = off;
-	/* 5-byte attribute record, 3 FREs above, and the last FRE (3 bytes) */
-	fres_len = n * (5 + sizeof(fre_bytes) + 3);
-	b->len = sizeof(h) + n * sizeof(struct sframe_fde_v3) + fres_len;
-	b->buf = malloc(b->len);
-	/* text right after the section, in the same address range */
-	b->text = b->buf + b->len;
-
-	h.preamble.magic = SFRAME_MAGIC;
-	h.preamble.version = SFRAME_VERSION_3;
-	h.preamble.flags = SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL;
-	h.abi_arch = SFRAME_ABI_AMD64_ENDIAN_LITTLE;
-	h.cfa_fixed_ra_offset = -8;
-	h.num_fdes = n;
-	h.num_fres = 4 * n;
-	h.fre_len = fres_len;
-	h.fdes_off = 0;
-	h.fres_off = n * sizeof(struct sframe_fde_v3);
-	p = b->buf;
-	put(&p, &h, sizeof(h));
-	fres = b->buf + sizeof(h) + h.fres_off;
-	off = 0;
-	for (i = 0; i < n; i++) {
-		struct sframe_fde_v3 e;
-		struct sframe_fda_v3 a = { 4, 0, 0, 0 };
-		u8 last[3] = { (u8)(size[i] - 1), 0x03, 8 };
-		u8 *q = fres + i * (5 + sizeof(fre_bytes) + 3);
-
-		e.start_off = (s64)((unsigned long)b->text + off - (unsigned long)p);
-		e.func_size = size[i];
-		e.fres_off = q - fres;
-		put(&p, &e, sizeof(e));
-		put(&q, &a, sizeof(a));
-		put(&q, fre_bytes, sizeof(fre_bytes));
-		put(&q, last, sizeof(last));
-		off += size[i];
-	}
-	free(size);
-
-	memset(&b->sec, 0, sizeof(b->sec));
-	b->sec.sframe_start = (unsigned long)b->buf;
-	b->sec.sframe_end = (unsigned long)b->buf + b->len;
-	b->sec.text_start = (unsigned long)b->text;
-	b->sec.text_end = (unsigned long)b->text + b->text_len;
-	if (sframe_section_init(&b->sec, NULL) || sframe_validate(&b->sec, NULL)) {
+	b->buf = build_section(&b->sec, n, &b->len);
+	if (!b->buf) {
 		fprintf(stderr, "generated section is invalid\n");
 		exit(1);
 	}
 	for (i = 0; i < NPCS; i++)
-		b->pcs[i] = b->sec.text_start + rnd() % b->text_len;
+		b->pcs[i] = b->sec.text_start +
+			rnd(&rnd_state) % (b->sec.text_end - b->sec.text_start);
 }
 
 static double now_ns(void)
