@@ -563,6 +563,8 @@ static int op_vandal(void)
 /* ---- threads, processes ---- */
 
 static pthread_t tids[MAX_THREADS];
+/* Set once every thread of the worker is created: @tids is complete */
+static int tids_ready;
 static char self[4096];
 
 static int run_op(int op);
@@ -637,7 +639,12 @@ static int run_op(int op)
 		run_deep(raise_cb, 0);
 		break;
 	case OP_KILL:
-		ret = pthread_kill(tids[rnd() % nthreads], SIGUSR1) ? -1 : 0;
+		/* Until the worker has made all its threads: itself */
+		t = __atomic_load_n(&tids_ready, __ATOMIC_ACQUIRE) ?
+		    tids[rnd() % nthreads] : pthread_self();
+		ret = pthread_kill(t, SIGUSR1);
+		/* A sibling past the deadline may have ended */
+		ret = ret && ret != ESRCH ? -1 : 0;
 		break;
 	case OP_LIB:
 		lib_target = lib_start_call;
@@ -718,6 +725,7 @@ static void worker(void)
 					&blobs[i]))
 			_exit(3);
 	}
+	__atomic_store_n(&tids_ready, 1, __ATOMIC_RELEASE);
 	my_blob = &blobs[0];
 	while (!past_deadline() && now() < end)
 		run_op(pick_op());
