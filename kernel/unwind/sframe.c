@@ -7,10 +7,10 @@
  * In faultable context (at the return to user space), an address without
  * an entry is discovered, a pending entry resolved, the section faulted
  * in, and the rule kept in the entry's rule cache.  In NMI or IRQ context
- * only usable entries with resident pages serve, under RCU, through the
- * reader's copy_from_user_nofault() path; a miss is repaired at the next
- * return to user space (sframe_repair.c).  See sframe_registry.c for the
- * registry itself.
+ * only usable entries serve, under RCU: the rule cache, then the
+ * section's resident pages through the reader's nofault path; a miss is
+ * repaired at the next return to user space (sframe_repair.c).  See
+ * sframe_registry.c for the registry itself.
  */
 
 #include <linux/maple_tree.h>
@@ -21,7 +21,7 @@
 #include <linux/sframe.h>
 #include <linux/wait_bit.h>
 
-#include "sframe_registry.h"
+#include "sframe_rcache.h"
 
 /**
  * sframe_user_find() - find the unwind rule for a PC of current
@@ -36,10 +36,10 @@
  * be faulted in; the entry stays referenced in @cache, so that the next
  * frames in the same object need no lookup in the registry, and the rules
  * of recently unwound PCs come from the entry's rule cache.  With
- * @nofault, only resolved sections with resident pages are used, under
- * RCU; a PC that could have been found in faultable context is looked up
- * again at the next return to user space, so that the next unwinds find
- * it.
+ * @nofault, only resolved sections are used, under RCU: their rule cache,
+ * else their resident pages; a PC that could have been found in faultable
+ * context is looked up again at the next return to user space, so that
+ * the next unwinds find it.
  *
  * The caller checks sframe_unwind_enabled() once per walk.  Whatever the
  * outcome, @rule->fres_read says how many FREs the lookup read.
@@ -50,38 +50,44 @@
  * try frame pointers": -ENOENT (not covered or no usable section),
  * -EFAULT or -EBADMSG.
  */
-int sframe_user_find(unsigned long pc, struct sframe_rule *rule,
-		     struct sframe_entry **cache, bool nofault)
+/* sframe_user_find() in NMI or IRQ context */
+static int sframe_user_find_nofault(struct mm_struct *mm, unsigned long pc,
+				    struct sframe_rule *rule)
 {
-	struct mm_struct *mm = current->mm;
+	int state = SFRAME_PENDING, ret = -ENOENT;
 	struct sframe_entry *e;
-	int ret = -ENOENT;
 
-	rule->fres_read = 0;
-	if (!mm)
-		return -ENOENT;
-
-	if (nofault) {
-		int state = SFRAME_PENDING;
-
-		rcu_read_lock();
-		e = mtree_load(&mm->sframe_mt, pc);
-		if (e)
-			state = atomic_read_acquire(&e->state);
-		if (state == SFRAME_OK)
-			ret = sframe_entry_find(e, pc, rule, true);
-		rcu_read_unlock();
-		/*
-		 * Not discovered, not resolved or not resident yet; or corrupt,
-		 * which the faultable lookup confirms and reports, so that the
-		 * next unwinds skip the section
-		 */
-		if (state == SFRAME_PENDING || ret == -EFAULT || ret == -EBADMSG)
-			sframe_repair_request(pc);
-		return ret;
+	rcu_read_lock();
+	e = mtree_load(&mm->sframe_mt, pc);
+	if (e)
+		state = atomic_read_acquire(&e->state);
+	if (state == SFRAME_OK && sframe_rcache_get(e, pc, rule)) {
+		ret = 0;
+	} else if (state == SFRAME_OK) {
+		ret = sframe_entry_find(e, pc, rule, true);
+		if (!ret)
+			sframe_rcache_put(e, pc, rule, false);
 	}
+	rcu_read_unlock();
+	/*
+	 * Not discovered, not resolved or not resident yet; or corrupt,
+	 * which the faultable lookup confirms and reports, so that the next
+	 * unwinds skip the section
+	 */
+	if (state == SFRAME_PENDING || ret == -EFAULT || ret == -EBADMSG)
+		sframe_repair_request(pc);
+	return ret;
+}
 
-	e = *cache;
+/* sframe_user_find() at the return to user space, but for a cache hit */
+static noinline int sframe_user_find_slow(struct mm_struct *mm,
+					  unsigned long pc,
+					  struct sframe_rule *rule,
+					  struct sframe_entry **cache)
+{
+	struct sframe_entry *e = *cache;
+	int ret;
+
 	if (!e || pc < e->start || pc >= e->end) {
 		sframe_user_release(cache);
 		e = sframe_get(mm, pc);
@@ -98,14 +104,37 @@ int sframe_user_find(unsigned long pc, struct sframe_rule *rule,
 	wait_var_event_killable(&e->state,
 				atomic_read(&e->state) != SFRAME_RESOLVING);
 	if (atomic_read_acquire(&e->state) != SFRAME_OK)
-		return ret;
+		return -ENOENT;
 	/* A hit is counted by the cache, per CPU */
 	if (sframe_rcache_get(e, pc, rule))
 		return 0;
 	ret = sframe_entry_find(e, pc, rule, false);
 	if (!ret)
-		sframe_rcache_put(e, pc, rule);
+		sframe_rcache_put(e, pc, rule, true);
 	return ret;
+}
+
+int sframe_user_find(unsigned long pc, struct sframe_rule *rule,
+		     struct sframe_entry **cache, bool nofault)
+{
+	struct mm_struct *mm = current->mm;
+	struct sframe_entry *e = *cache;
+
+	rule->fres_read = 0;
+	if (!mm)
+		return -ENOENT;
+	if (nofault)
+		return sframe_user_find_nofault(mm, pc, rule);
+
+	/*
+	 * The usual frame: in the object of the previous one, whose entry
+	 * the walk holds, with its rule in the cache
+	 */
+	if (likely(e && pc >= e->start && pc < e->end &&
+		   atomic_read_acquire(&e->state) == SFRAME_OK &&
+		   sframe_rcache_get(e, pc, rule)))
+		return 0;
+	return sframe_user_find_slow(mm, pc, rule, cache);
 }
 
 /**

@@ -5,7 +5,7 @@
  *
  *	sframe_registry.c	entries, their lifetime, the mm hooks
  *	sframe_discover.c	finding the section of a mapped ELF file
- *	sframe_rcache.c		the rule cache of an entry
+ *	sframe_rcache.[ch]	the rule cache of an entry
  *	sframe_repair.c		lookups that NMI/IRQ unwinds could not make
  *	sframe.c		the lookup used by the unwinder (user.c)
  *	sframe_uapi.c		prctl(PR_SFRAME) and /proc/<pid>/sframe
@@ -49,7 +49,7 @@ enum sframe_state {
  * @pgoff:	file offset of @start, in pages
  * @state:	enum sframe_state
  * @explicit:	registered through prctl(), not discovered
- * @rcache:	rule cache of the faultable path, allocated at first use
+ * @rcache:	rule cache, allocated by the first faultable lookup
  * @rcu:	@file and the entry are released after a grace period, so
  *		that RCU readers of the registry may use both
  * @ref:	one reference for the registry, one per other user (a
@@ -98,11 +98,9 @@ struct sframe_entry *sframe_discover(struct mm_struct *mm, unsigned long pc);
 void sframe_resolve(struct sframe_entry *e);
 int sframe_check(struct sframe_section *sec, enum sframe_reason *reason);
 
-/* sframe_rcache.c */
-bool sframe_rcache_get(struct sframe_entry *e, unsigned long pc,
-		       struct sframe_rule *rule);
+/* sframe_rcache.c, and sframe_rcache_get() in sframe_rcache.h */
 void sframe_rcache_put(struct sframe_entry *e, unsigned long pc,
-		       const struct sframe_rule *rule);
+		       const struct sframe_rule *rule, bool may_alloc);
 unsigned long sframe_rcache_hits(struct sframe_entry *e);
 void sframe_rcache_free(struct sframe_rcache *rc);
 

@@ -10,7 +10,7 @@
  *
  * One registry entry covers a generated SFrame V3 AMD64 section of 3000
  * functions (about libc's), resolved.  A walk looks up 8 hot PCs of 8
- * functions (in 8 different cache slots) with one entry reference, as
+ * functions (all in the cache at once) with one entry reference, as
  * kernel/unwind/user.c does for 8 frames in one object, and releases
  * it.  "cache on" is the default; "cache off" is sframe.rule_cache=0,
  * where every frame is a full sframe_find() in the section.  User memory
@@ -29,10 +29,10 @@
  * thread: 1.0 means that the second thread costs the first nothing.
  *
  * Check mode (-c [SECONDS], default 1): a writer on CPU 1 fills the cache
- * with the rules of 256 PCs that share its 32 slots, every field of a
+ * with the rules of 256 PCs that share its 64 slots, every field of a
  * rule derived from its PC, while a reader on CPU 0 looks random PCs of
- * the same set up; every hit must return exactly the rule of its PC,
- * never a mix of two.  Exit status 1 on a torn or wrong rule.
+ * the same set up; every hit must return exactly the rule of its PC
+ * (the fields that a hit sets: CFA, RA, FP, flags), never a mix of two.  Exit status 1 on a torn or wrong rule.
  *
  * Usage: rcache_bench [-n LOOKUPS]    the table (LOOKUPS per thread and run)
  *        rcache_bench -c [SECONDS]    the torn-read check
@@ -48,7 +48,7 @@
 #include <linux/sframe.h>
 
 #include "sframe_format.h"
-#include "sframe_registry.h"
+#include "sframe_rcache.h"
 #include "bench_section.h"
 
 /* The shims' hooks of rcache_bench alone */
@@ -107,7 +107,7 @@ static void setup(void)
 		fprintf(stderr, "sframe_insert() failed\n");
 		exit(2);
 	}
-	/* PCs in 8 functions spread over the section, in 8 cache slots */
+	/* PCs in 8 functions spread over the section, all cached at once */
 	while (i < DEPTH) {
 		unsigned long pc = sec.text_start + 3 +
 			rnd(&rnd_state) % (sec.text_end - sec.text_start - 3);
@@ -325,8 +325,6 @@ static bool same_rule(const struct sframe_rule *a, const struct sframe_rule *b)
 	       a->ra.reg == b->ra.reg && a->ra.off == b->ra.off &&
 	       a->fp.kind == b->fp.kind && a->fp.reg == b->fp.reg &&
 	       a->fp.off == b->fp.off && a->flags == b->flags &&
-	       a->func_start == b->func_start &&
-	       a->func_size == b->func_size && a->fre_start == b->fre_start &&
 	       b->fres_read == 0;
 }
 
@@ -344,7 +342,7 @@ static void *check_writer(void *arg)
 		unsigned long pc = check_pcs[rnd(&s) % NCHECK];
 
 		rule_of(pc, &r);
-		sframe_rcache_put(entry, pc, &r);
+		sframe_rcache_put(entry, pc, &r, true);
 		n++;
 	}
 	return (void *)n;
@@ -358,7 +356,7 @@ static int rcache_check(double seconds)
 	void *ret;
 	double end;
 
-	/* 256 PCs over the 32 slots: slots change hands all the time */
+	/* 256 PCs over the 64 slots: slots change hands all the time */
 	for (i = 0; i < NCHECK; i++)
 		check_pcs[i] = entry->start + 1 + i * 97;
 	pthread_barrier_init(&start, NULL, 2);
@@ -377,9 +375,9 @@ static int rcache_check(double seconds)
 			rule_of(pc, &want);
 			if (!same_rule(&want, &got) && bad++ < 5)
 				fprintf(stderr,
-					"torn or wrong rule for %#lx: cfa.off %d (want %d), func_start %#lx (want %#lx)\n",
+					"torn or wrong rule for %#lx: cfa.off %d (want %d), ra.off %d (want %d)\n",
 					pc, got.cfa.off, want.cfa.off,
-					got.func_start, want.func_start);
+					got.ra.off, want.ra.off);
 		}
 	}
 	WRITE_ONCE(check_stop, 1);

@@ -683,8 +683,12 @@ static void test_budget(void)
 	/* FRE 94 of F_BIG: 96 FREs read (up to the next one) */
 	const unsigned long small = F_BIG + 2 * 94, large = F_BIG + 2000;
 	const unsigned long fp = SP0 + 0x400, fp2 = SP0 + 0x480;
+	/*
+	 * PCs large and large - 1 alternate: a frame at the PC of the frame
+	 * below reuses its rule (test_recursion) and reads nothing
+	 */
 	const unsigned long ras[] = {
-		large + 1, large + 1, large + 1, small + 1, large + 1, RA_START
+		large, large + 1, large, small + 1, large + 1, RA_START
 	};
 	unsigned long ips[MAX_CHAIN];
 	struct store_data d;
@@ -696,6 +700,7 @@ static void test_budget(void)
 	 * user.c, UNWIND_USER_SFRAME_BUDGET = 4 * SFRAME_FDE_MAX_FRES
 	 */
 	CHECK_EQ(fres_read_at(large), BIG_FRES);
+	CHECK_EQ(fres_read_at(large - 1), BIG_FRES);
 	CHECK_EQ(fres_read_at(small), 4 * SFRAME_FDE_MAX_FRES - 4 * BIG_FRES);
 
 	/* frames of F_BIG: CFA = SP + 32; the frame pointer is another chain */
@@ -711,10 +716,10 @@ static void test_budget(void)
 		set_regs(large, SP0, fp);
 		n = walk(ips, MAX_CHAIN);
 		/* 4 * 1000 + 96 FREs: six SFrame frames, then fp */
-		CHECK_CHAIN("budget", ips, n, large, large + 1, large + 1,
-			    large + 1, small + 1, large + 1, LIB + 0x40,
+		CHECK_CHAIN("budget", ips, n, large, large, large + 1,
+			    large, small + 1, large + 1, LIB + 0x40,
 			    LIB + 0x50);
-		CHECK_PCS(large, large, large, large, small, large);
+		CHECK_PCS(large, large - 1, large, large - 1, small, large);
 		/* plain frame pointers after the budget: no text check */
 		CHECK_EQ(sim_counts.text, 0);
 		check_clean();
@@ -727,8 +732,46 @@ static void test_budget(void)
 	 */
 	set_regs(large, SP0, fp);
 	CHECK_EQ(walk_nofault(&d, MAX_CHAIN), 0);
-	CHECK_CHAIN("budget in the event", d.ips, d.nr, large, large + 1,
+	CHECK_CHAIN("budget in the event", d.ips, d.nr, large, large,
 		    LIB + 0x40, LIB + 0x50);
+	check_clean();
+}
+
+/*
+ * A recursive function returns to the same PC frame after frame: the
+ * rule of the frame below serves, with no lookup and no FRE read, in
+ * both walks.  Frames of F_BIG at PC large cost BIG_FRES FREs each when
+ * looked up: ten of them would exceed the budget.
+ */
+static void test_recursion(void)
+{
+	const unsigned long large = F_BIG + 2000;
+	unsigned long ips[MAX_CHAIN];
+	struct store_data d;
+	unsigned int i, n;
+
+	prog_setup(true);
+	CHECK_EQ(fres_read_at(large), BIG_FRES);
+	/* the topmost frame at PC large, then 9 returns to large + 1 */
+	for (i = 0; i < 9; i++)
+		put64(SP0 + 32 * i + 24, large + 1);
+	put64(SP0 + 32 * 9 + 24, RA_START);
+	main_frame(FP_MAIN);
+
+	set_regs(large, SP0, 0);
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("recursion", ips, n, large, large + 1, large + 1,
+		    large + 1, large + 1, large + 1, large + 1, large + 1,
+		    large + 1, large + 1, RA_START);
+	CHECK_PCS(large, RA_START - 1);
+	check_clean();
+
+	set_regs(large, SP0, 0);
+	CHECK_EQ(walk_nofault(&d, MAX_CHAIN), 0);
+	CHECK_CHAIN("recursion in the event", d.ips, d.nr, large, large + 1,
+		    large + 1, large + 1, large + 1, large + 1, large + 1,
+		    large + 1, large + 1, large + 1, RA_START);
+	CHECK_PCS(large, RA_START - 1);
 	check_clean();
 }
 
@@ -992,6 +1035,7 @@ static const struct test tests[] = {
 	TEST(nofault),
 	TEST(nofault_not_resident),
 	TEST(budget),
+	TEST(recursion),
 	TEST(cond_resched),
 	TEST(cache_release),
 	TEST(not_user),
