@@ -15,6 +15,7 @@ rc=/sys/module/sframe/parameters/rule_cache
 # (bench.sh boots it with vm_bench: a usable clock, or another boot)
 uname -r >"$out/kernel.txt"
 # With the rule cache (the default), then every lookup made in full
+runs=${BENCH_RUNS:-3}
 for cache in 1 0; do
 	sfx=
 	if [ "$cache" = 0 ]; then
@@ -22,12 +23,18 @@ for cache in 1 0; do
 		sfx=-nocache
 	fi
 	[ -w "$rc" ] && echo "$cache" >"$rc"
-	"$st/unwind_bench" -r "${BENCH_ROUNDS:-9}" >"$out/unwind$sfx.txt"
+	: >"$out/unwind$sfx.txt"
 	: >"$out/lookup$sfx.txt"
-	for n in 10 1000 100000; do
-		"$st/unwind_bench_f$n" -r "${BENCH_ROUNDS:-9}" -c warm >>"$out/lookup$sfx.txt"
+	# BENCH_RUNS runs of each, for the spread; "run N" starts each
+	for r in $(seq "$runs"); do
+		echo "run $r" | tee -a "$out/lookup$sfx.txt" >>"$out/unwind$sfx.txt"
+		"$st/unwind_bench" -r "${BENCH_ROUNDS:-5}" -c all >>"$out/unwind$sfx.txt"
+		for n in 10 1000 100000; do
+			"$st/unwind_bench_f$n" -r "${BENCH_ROUNDS:-5}" -c warm >>"$out/lookup$sfx.txt"
+		done
 	done
 done
 [ -w "$rc" ] && echo 1 >"$rc"
 "$repo/devtools/demo/record-guest.sh" "$repo/build/perf/perf" "$repo/build/demo" \
 	"$out" "${BENCH_REPEAT:-5}" >/dev/null
+"$repo/devtools/bench-streams-guest.sh" "$repo" "$out"

@@ -1,17 +1,21 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench.sh: the benchmark of issue 5 (not a test). In the perf (non-debug)
-# VM kernel, in one run:
+# bench.sh: the benchmark of issues 5 and 16 (not a test). In the perf
+# (non-debug) VM kernel under QEMU -icount shift=0 (guest time counts
+# instructions, so figures repeat from run to run), in one boot:
 #   - unwind cost per frame, SFrame vs frame pointers, on the same stacks
 #     (unwind_bench, built with both), depths 8/32/128, .sframe resident
-#     (warm) and its page table entries dropped before every unwind (cold);
+#     (warm), its page table entries dropped before every unwind (cold),
+#     and also evicted from the page cache (evict); BENCH_RUNS runs;
 #   - lookup scaling: programs of 10, 1000 and 100000 functions;
 #   - perf record of the demo workload with sframe, fp and dwarf at the same
 #     sampling period: perf.data bytes, slowdown, complete chains;
+#   - the PC streams of the rule cache simulation (devtools/rcache-sim.py);
 # plus the walker's native cost outside emulation (bench-walker.sh: ns and
 # callgrind instructions per lookup). Writes build/bench/results.json and
-# build/bench/results.md. Under TCG only ratios from one run mean something.
+# build/bench/results.md. SFRAME_VM_QEMU_OPTS= (empty) measures wall time
+# of the emulation instead; then only ratios from one run mean something.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 need_root "the benchmark (toolchain root, VM)"
@@ -26,11 +30,17 @@ if [ "${1:-}" != --report ]; then
 "$REPO/devtools/selftests.sh"
 "$REPO/devtools/demo/build.sh" "$REPO/build/demo"
 
-msg "benchmark in the VM (perf kernel)"
+msg "benchmark in the VM (perf kernel, QEMU -icount shift=0)"
+# Guest time advances with the instructions executed: a guest "ns" is one
+# instruction, and the figures repeat from run to run (see bench-mmap.sh)
+SFRAME_VM_QEMU_OPTS=${SFRAME_VM_QEMU_OPTS--icount shift=0}
+export SFRAME_VM_QEMU_OPTS
 vm_bench perf "$out/vm.log" "$REPO/devtools/bench-guest.sh $REPO $REPO/build/vm" ||
 	{ cat "$out/vm.log" >&2; die "the benchmark failed in the VM"; }
 rm -f "$out"/*-nocache.txt
-for f in kernel.txt unwind.txt lookup.txt runs.txt unwind-nocache.txt lookup-nocache.txt; do
+rm -f "$out"/stream-*.txt.gz
+for f in kernel.txt unwind.txt lookup.txt runs.txt unwind-nocache.txt lookup-nocache.txt \
+	stream-demo.txt.gz stream-zstd.txt.gz stream-lookup.txt.gz; do
 	[ -f "$REPO/build/vm/$f" ] && cp "$REPO/build/vm/$f" "$out/"
 done
 kvm=false
@@ -40,55 +50,75 @@ msg "walker outside emulation (bench-walker.sh)"
 "$REPO/devtools/bench-walker.sh" >"$out/walker.md" 2>"$out/walker.log" ||
 	{ cat "$out/walker.log" >&2; die "bench-walker failed"; }
 echo "$kvm" >"$out/kvm.txt"
+echo "${SFRAME_VM_QEMU_OPTS:-}" >"$out/qemu-opts.txt"
 fi
+python3 "$REPO/devtools/rcache-sim.py" "$out"/stream-demo.txt.gz \
+	"$out"/stream-zstd.txt.gz "$out"/stream-lookup.txt.gz >"$out/rcache-sim.md"
 kvm=$(cat "$out/kvm.txt")
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 perf_json=$("$REPO/devtools/demo/table.sh" "$out/runs.txt" json)
 perf_md=$("$REPO/devtools/demo/table.sh" "$out/runs.txt")
-python3 - "$out" "$(cat "$out/kernel.txt")" "$cpu" "$kvm" "$perf_json" <<'PY' >"$out/results.json"
-import json, sys
-out, kernel, cpu, kvm, perf_json = sys.argv[1:6]
+icount=false
+grep -q icount "$out/qemu-opts.txt" 2>/dev/null && icount=true
+python3 - "$out" "$(cat "$out/kernel.txt")" "$cpu" "$kvm" "$perf_json" "$icount" <<'PY' >"$out/results.json"
+import json, statistics, sys
+out, kernel, cpu, kvm, perf_json, icount = sys.argv[1:7]
 
 def parse(path):
-    rows = []
+    """Rows of unwind_bench's output, each with the run it belongs to."""
+    rows, run = [], 1
     try:
         f = open(path)
     except FileNotFoundError:
         return rows
     for line in f:
         w = line.split()
+        if len(w) == 2 and w[0] == "run":
+            run = int(w[1])
         if not w or w[0] not in ("unwind", "lookup", "fit"):
             continue
-        r = {"kind": w[0]}
+        r = {"kind": w[0], "run": run}
         for kv in w[1:]:
             k, _, v = kv.partition("=")
             r[k] = v
         rows.append(r)
     return rows
 
-res = {"kernel": kernel, "cpu": cpu, "kvm": kvm == "true"}
+def stat(values):
+    """Median over the runs, and the spread: (max - min) / median."""
+    m = statistics.median(values)
+    return {"median": m, "runs": values,
+            "spread": (max(values) - min(values)) / m if m else 0.0}
+
+res = {"kernel": kernel, "cpu": cpu, "kvm": kvm == "true",
+       "unit": "guest instructions (QEMU -icount shift=0)" if icount == "true"
+               else "ns of emulated time"}
 # Default configuration (with the rule cache), then without it
 for sfx, key in (("", ""), ("-nocache", "_no_rule_cache")):
     unwind = parse(f"{out}/unwind{sfx}.txt")
     lookup = parse(f"{out}/lookup{sfx}.txt")
     if not unwind:
         continue
-    u = res["unwind_ns_per_frame" + key] = \
-        {s: {m: {} for m in ("fp", "sframe")} for s in ("warm", "cold")}
-    fit = res["unwind_fit_ns_per_frame" + key] = {s: {} for s in ("warm", "cold")}
-    lk = res["lookup_ns" + key] = {}
-    lkfp = res["lookup_fp_ns" + key] = {}
+    u, fit, lk = {}, {}, {}
     for r in unwind:
         if r["kind"] == "unwind" and r["mode"] != "none":
-            u[r["state"]][r["mode"]][r["depth"]] = float(r["ns_per_frame"])
+            u.setdefault(r["state"], {}).setdefault(r["mode"], {}) \
+             .setdefault(r["depth"], []).append(float(r["ns_per_frame"]))
         elif r["kind"] == "fit":
-            fit[r["state"]][r["mode"]] = float(r["ns_per_frame"])
+            fit.setdefault(r["state"], {}).setdefault(r["mode"], []) \
+               .append(float(r["ns_per_frame"]))
     for r in lookup:
-        if r["kind"] == "lookup" and r["mode"] == "sframe":
-            lk[r["funcs"]] = float(r["ns_per_frame"])
-        elif r["kind"] == "lookup" and r["mode"] == "fp":
-            lkfp[r["funcs"]] = float(r["ns_per_frame"])
+        if r["kind"] == "lookup" and r["mode"] != "none":
+            lk.setdefault(r["mode"], {}).setdefault(r["funcs"], []) \
+              .append(float(r["ns_per_frame"]))
+    res["unwind_per_frame" + key] = {
+        s: {m: {d: stat(v) for d, v in dm.items()} for m, dm in sm.items()}
+        for s, sm in u.items()}
+    res["unwind_fit_per_frame" + key] = {
+        s: {m: stat(v) for m, v in sm.items()} for s, sm in fit.items()}
+    res["lookup_per_frame" + key] = {
+        m: {n: stat(v) for n, v in nm.items()} for m, nm in lk.items()}
 res["perf_record"] = json.loads(perf_json)
 print(json.dumps(res, indent=1))
 PY
@@ -96,38 +126,57 @@ PY
 python3 - "$out/results.json" <<'PY' >"$out/results.md"
 import json, sys
 r = json.load(open(sys.argv[1]))
-print(f"kernel {r['kernel']}, host CPU {r['cpu']}, KVM: {r['kvm']} "
-      "(under TCG emulation only the ratios mean something)\n")
-nc = "_no_rule_cache" if "unwind_ns_per_frame_no_rule_cache" in r else None
+print(f"kernel {r['kernel']}, host CPU {r['cpu']}, KVM: {r['kvm']}; "
+      f"unit: {r['unit']}; figures are medians of the runs, with their "
+      "spread ((max - min) / median) in brackets\n")
+nc = "_no_rule_cache"
 
-def cell(d, k):
-    return f"{d[k]:.0f}" if d.get(k) else "-"
+def get(d, *keys):
+    for k in keys:
+        if not isinstance(d, dict) or k not in d:
+            return None
+        d = d[k]
+    return d
 
-print("Unwind cost per frame at return to user (unwind_bench, same stacks, ns/frame); "
-      "sframe = the default (rule cache on), full lookup = rule cache off:\n")
+def cell(x):
+    if not x:
+        return "-"
+    return f"{x['median']:.0f} ({100 * x['spread']:.1f} %)"
+
+def ratio(a, b):
+    return f"{a['median'] / b['median']:.2f}" if a and b and b["median"] else "-"
+
+print("Unwind cost per frame at the return to user space (unwind_bench, "
+      "same stacks); sframe = the default (rule cache on), full lookup = "
+      "rule cache off; cold = .sframe page table entries dropped before "
+      "every unwind, evict = also evicted from the page cache:\n")
 print("| .sframe pages | depth | fp | sframe | sframe / fp | full lookup | full / fp |")
 print("|---|---:|---:|---:|---:|---:|---:|")
-u, un = r["unwind_ns_per_frame"], r.get("unwind_ns_per_frame" + (nc or ""), {})
-f, fn = r["unwind_fit_ns_per_frame"], r.get("unwind_fit_ns_per_frame" + (nc or ""), {})
-rows = [(s, d, u[s]["fp"].get(d), u[s]["sframe"].get(d),
-         un.get(s, {}).get("sframe", {}).get(d) if nc else None)
-        for s in ("warm", "cold") for d in ("8", "32", "128")]
-rows += [(s, "slope over depths", f[s].get("fp"), f[s].get("sframe"),
-          fn.get(s, {}).get("sframe") if nc else None) for s in ("warm", "cold")]
-for s, d, fp, sf, full in rows:
-    if not (fp and sf):
-        continue
-    fr = f"{full:.0f} | {full / fp:.2f}" if full else "- | -"
-    print(f"| {s} | {d} | {fp:.0f} | {sf:.0f} | {sf / fp:.2f} | {fr} |")
-print("\nLookup scaling (a chain of 16 functions spread over N, warm, ns/frame):\n")
+u, un = r.get("unwind_per_frame", {}), r.get("unwind_per_frame" + nc, {})
+f, fn = r.get("unwind_fit_per_frame", {}), r.get("unwind_fit_per_frame" + nc, {})
+for s in ("warm", "cold", "evict"):
+    rows = [(d, get(u, s, "fp", d), get(u, s, "sframe", d), get(un, s, "sframe", d))
+            for d in ("8", "32", "128")]
+    rows.append(("slope over depths", get(f, s, "fp"), get(f, s, "sframe"),
+                 get(fn, s, "sframe")))
+    for d, fp, sf, full in rows:
+        if fp and sf:
+            print(f"| {s} | {d} | {cell(fp)} | {cell(sf)} | {ratio(sf, fp)} "
+                  f"| {cell(full)} | {ratio(full, fp)} |")
+print("\nLookup scaling (a chain of 16 functions spread over N, warm, per frame):\n")
 print("| functions | fp | sframe | sframe / fp | full lookup | full / fp |")
 print("|---:|---:|---:|---:|---:|---:|")
+lk, lkn = r.get("lookup_per_frame", {}), r.get("lookup_per_frame" + nc, {})
 for n in ("10", "1000", "100000"):
-    fp, sf = r["lookup_fp_ns"].get(n), r["lookup_ns"].get(n)
-    full = r.get("lookup_ns" + nc, {}).get(n) if nc else None
+    fp, sf, full = get(lk, "fp", n), get(lk, "sframe", n), get(lkn, "sframe", n)
     if fp and sf:
-        fr = f"{full:.0f} | {full / fp:.2f}" if full else "- | -"
-        print(f"| {n} | {fp:.0f} | {sf:.0f} | {sf / fp:.2f} | {fr} |")
+        print(f"| {n} | {cell(fp)} | {cell(sf)} | {ratio(sf, fp)} | {cell(full)} "
+              f"| {ratio(full, fp)} |")
+sf10, sf100k = get(lk, "sframe", "10"), get(lk, "sframe", "100000")
+fl10, fl100k = get(lkn, "sframe", "10"), get(lkn, "sframe", "100000")
+if sf10 and sf100k:
+    print(f"\nper frame at 100000 functions / at 10: {ratio(sf100k, sf10)} "
+          f"with the rule cache, {ratio(fl100k, fl10)} without")
 PY
 {
 	echo
@@ -138,6 +187,8 @@ PY
 	echo "The walker outside emulation (make bench-walker):"
 	echo
 	grep -v '^==>' "$out/walker.md"
+	echo
+	cat "$out/rcache-sim.md"
 } >>"$out/results.md"
 cat "$out/results.md"
 msg "wrote build/bench/results.json and build/bench/results.md"

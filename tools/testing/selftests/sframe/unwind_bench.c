@@ -26,7 +26,9 @@
  *
  * State "cold" drops the page table entries of the program's .sframe
  * section (MADV_DONTNEED) before every system call, in every mode, so
- * that the SFrame unwinder faults them back in.
+ * that the SFrame unwinder faults them back in.  State "evict" also
+ * drops its pages from the page cache (POSIX_FADV_DONTNEED), so that
+ * they are read from the file again: the first unwind after eviction.
  *
  * Modules: unwind_bench_rec.c (unwind_bench: a recursive function, at
  * total chain lengths of -d frames) and gen_funcs.sh N (unwind_bench_fN:
@@ -79,6 +81,9 @@ struct chain {
 static struct {
 	long iters;
 	bool cold;
+	bool evict;
+	int sf_fd;		/* the file of .sframe, for "evict" */
+	off_t sf_off;		/* file offset of sf_page */
 	void *sf_page;		/* the .sframe section, page aligned */
 	size_t sf_len;
 	struct perf_event_mmap_page *pg;	/* records consumed here */
@@ -107,6 +112,9 @@ static BENCH_NOIPA int bench_bottom(void)
 	for (i = 0; i < run.iters; i++) {
 		if (run.cold)
 			madvise(run.sf_page, run.sf_len, MADV_DONTNEED);
+		if (run.evict)
+			posix_fadvise(run.sf_fd, run.sf_off, run.sf_len,
+				      POSIX_FADV_DONTNEED);
 		asm volatile("syscall" : "=a"(ret) : "0"(SYS_getppid)
 			     : "rcx", "r11", "memory");
 		/* Consume the records: the buffer never fills */
@@ -263,6 +271,8 @@ static int sampler_chain(struct sampler *s, struct chain *c, __u64 *bytes)
 static struct {
 	unsigned long start, size;	/* PT_GNU_SFRAME */
 	unsigned long page, len;	/* page-aligned, for MADV_DONTNEED */
+	unsigned long file_off;		/* file offset of page */
+	const char *path;		/* the object's file */
 	bool writable;			/* in a writable or RELRO segment */
 } sf;
 
@@ -290,6 +300,9 @@ static int sframe_phdr_cb(struct dl_phdr_info *info, size_t size, void *data)
 		sf.page = sf.start & ~(pgsz - 1);
 		sf.len = ((sf.start + sf.size + pgsz - 1) & ~(pgsz - 1)) -
 			 sf.page;
+		sf.file_off = ph[i].p_offset & ~(pgsz - 1);
+		sf.path = info->dlpi_name && info->dlpi_name[0] ?
+			  info->dlpi_name : "/proc/self/exe";
 	}
 	/* MADV_DONTNEED would undo relocations in written pages */
 	for (i = 0; sf.size && i < info->dlpi_phnum; i++) {
@@ -496,14 +509,16 @@ static void print_fit(const struct result *res, int n, int m, const char *state)
 static void help(const char *prog)
 {
 	fprintf(stderr,
-		"usage: %s [-n ITERATIONS] [-r ROUNDS] [-d DEPTH,...] [-c warm|cold|both]\n"
+		"usage: %s [-n ITERATIONS] [-r ROUNDS] [-d DEPTH,...]\n"
+		"          [-c warm|cold|evict|both|all]\n"
 		"          [-m MODE,...] [-v]\n"
 		"  -n  system calls per measurement (default 1000)\n"
 		"  -r  rounds, medians are reported (default 7, at most %d)\n"
 		"  -d  unwind_bench: total user chain lengths (default 8,32,128);\n"
 		"      unwind_bench_fN: functions of the module in the chain (default 16)\n"
-		"  -c  .sframe pages resident (warm), dropped before every call (cold)\n"
-		"      or both (default)\n"
+		"  -c  .sframe pages resident (warm), dropped before every call (cold),\n"
+		"      also evicted from the page cache (evict), warm and cold (both,\n"
+		"      the default) or all three\n"
 		"  -m  modes besides the none baseline: fp, sframe (default fp,sframe);\n"
 		"      'none' alone needs neither perf nor %s\n"
 		"  -v  print the chains\n", prog, MAX_ROUNDS, SYSCTL);
@@ -514,8 +529,9 @@ int main(int argc, char **argv)
 {
 	int depths[MAX_DEPTHS] = { 8, 32, 128 }, ndepths = 3, base = 0;
 	int modes[NR_MODES] = { MODE_NONE }, nmodes = 0, rounds = 7, opt;
-	bool lookup = bench_nfuncs > 0, states[2] = { true, true };
-	static struct result res[2][MAX_DEPTHS];
+	static const char * const state_name[] = { "warm", "cold", "evict" };
+	bool lookup = bench_nfuncs > 0, states[3] = { true, true, false };
+	static struct result res[3][MAX_DEPTHS];
 	long iters = 1000;
 	double start = now_ns();
 	char *p, *tok;
@@ -548,10 +564,14 @@ int main(int argc, char **argv)
 			break;
 		case 'c':
 			states[0] = !strcmp(optarg, "warm") ||
-				    !strcmp(optarg, "both");
+				    !strcmp(optarg, "both") ||
+				    !strcmp(optarg, "all");
 			states[1] = !strcmp(optarg, "cold") ||
-				    !strcmp(optarg, "both");
-			if (!states[0] && !states[1])
+				    !strcmp(optarg, "both") ||
+				    !strcmp(optarg, "all");
+			states[2] = !strcmp(optarg, "evict") ||
+				    !strcmp(optarg, "all");
+			if (!states[0] && !states[1] && !states[2])
 				help(argv[0]);
 			break;
 		case 'm':
@@ -592,7 +612,7 @@ int main(int argc, char **argv)
 			"no PT_GNU_SFRAME: build with binutils >= 2.46, -Wa,--gsframe\n");
 		return 1;
 	}
-	if (states[1] && (sf.writable ||
+	if ((states[1] || states[2]) && (sf.writable ||
 			  madvise((void *)sf.page, sf.len, MADV_DONTNEED))) {
 		fprintf(stderr, "cannot drop the pages of .sframe (%#lx+%#lx)%s\n",
 			sf.page, sf.len, sf.writable ? ": writable segment" : "");
@@ -600,6 +620,22 @@ int main(int argc, char **argv)
 	}
 	run.sf_page = (void *)sf.page;
 	run.sf_len = sf.len;
+	run.sf_off = sf.file_off;
+	if (states[2]) {
+		unsigned char vec;
+
+		run.sf_fd = open(sf.path, O_RDONLY);
+		if (run.sf_fd < 0 ||
+		    posix_fadvise(run.sf_fd, run.sf_off, run.sf_len,
+				  POSIX_FADV_DONTNEED) ||
+		    mincore((void *)sf.page, getpagesize(), &vec)) {
+			fprintf(stderr, "cannot evict .sframe of %s: %s\n",
+				sf.path, strerror(errno));
+			return 1;
+		}
+		printf("# evict: the first page of .sframe is %s after POSIX_FADV_DONTNEED\n",
+		       vec & 1 ? "still in the page cache" : "evicted");
+	}
 
 	if (nmodes > 1) {
 		if (sysctl_save()) {
@@ -639,12 +675,13 @@ int main(int argc, char **argv)
 		printf("# depth = recursion depth: no chain to measure\n");
 	}
 
-	for (s = 0; s < 2; s++) {
-		const char *state = s ? "cold" : "warm";
+	for (s = 0; s < 3; s++) {
+		const char *state = state_name[s];
 
 		if (!states[s])
 			continue;
-		run.cold = s;
+		run.cold = s >= 1;
+		run.evict = s == 2;
 		for (i = 0; i < ndepths; i++) {
 			struct result *rs = &res[s][i];
 			int d = lookup ? depths[i] : depths[i] - base;
