@@ -1500,10 +1500,21 @@ static void test_fre_straddles_end(struct kunit *test)
 		EXPECT_BAD(test, F(3) + 0x10, SFRAME_R_FRE_OUTSIDE);
 		EXPECT_BAD(test, F(3) + 0x17, SFRAME_R_FRE_OUTSIDE);
 		EXPECT_RULE(test, F(2) + 4, "cfa=r6+16 ra=[cfa-8] fp=[cfa-16]");
+		/*
+		 * and so does the section: the same, and no byte past it is
+		 * read (the harness's user access window checks it)
+		 */
+		KUNIT_EXPECT_EQ(test, sf_init_len(test, c->lay.fre[2][1] + 1), 0);
+		EXPECT_BAD(test, F(3) + 0x10, SFRAME_R_FRE_OUTSIDE);
+		EXPECT_RULE(test, F(2) + 4, "cfa=r6+16 ra=[cfa-8] fp=[cfa-16]");
 	}
 	/* the attribute record of the last function ends 1 byte too late */
 	sf_put32(test, H_FRE_LEN, c->lay.fde_data[2] + 4 - c->lay.fres);
 	EXPECT_REINIT(test, 0, SFRAME_R_NONE);
+	EXPECT_BAD(test, F(3) + 0x10, SFRAME_R_FRE_OUTSIDE);
+	EXPECT_RULE(test, F(2) + 4, "cfa=r6+16 ra=[cfa-8] fp=[cfa-16]");
+	/* and so does the section */
+	KUNIT_EXPECT_EQ(test, sf_init_len(test, c->lay.fde_data[2] + 4), 0);
 	EXPECT_BAD(test, F(3) + 0x10, SFRAME_R_FRE_OUTSIDE);
 	EXPECT_RULE(test, F(2) + 4, "cfa=r6+16 ra=[cfa-8] fp=[cfa-16]");
 }

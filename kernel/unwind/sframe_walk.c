@@ -2,10 +2,12 @@
 /*
  * SFrame reader: find the stack trace rule for a user PC.
  *
- * Every byte of the section is read from user memory by sframe_read(),
- * which checks it against the section bounds before calling
- * copy_from_user(), or copy_from_user_nofault() for
- * sframe_find_nofault().  Nothing read from the section is trusted:
+ * The section is read from user memory inside user access windows
+ * (user_read_access_begin() over the whole section, one window per
+ * lookup), field by field with unsafe_get_user(), after checking every
+ * address against the bounds of the part of the section it belongs to.
+ * sframe_find_nofault() reads with page faults disabled.  Nothing read
+ * from the section is trusted:
  * offsets and counts are checked before use and every loop is bounded,
  * so a corrupt or hostile section makes the lookup fail with -EBADMSG,
  * never misbehave, and the work of one lookup is bounded (see
@@ -15,7 +17,6 @@
  * The kernel only reads sections of its own architecture, so all fields
  * are read in native byte order.
  */
-#include <linux/build_bug.h>
 #include <linux/array_size.h>
 #include <linux/errno.h>
 #include <linux/limits.h>
@@ -25,7 +26,7 @@
 #include <linux/stddef.h>
 #include <linux/types.h>
 #include <linux/uaccess.h>
-#include <linux/unaligned.h>
+#include <asm/tlb.h>
 
 #include "sframe_format.h"
 #include "sframe_walk.h"
@@ -53,21 +54,6 @@ static const struct sframe_abi sframe_abis[] = {
 /* A flexible FRE has at most a (control, offset) pair for CFA, RA and FP */
 #define SFRAME_FLEX_MAX_WORDS	6
 #define SFRAME_MAX_WORDS	SFRAME_FLEX_MAX_WORDS
-
-/*
- * FRE bytes are read through a small buffer, so that a lookup typically
- * copies the attribute record and all FREs of a function at once.
- */
-#define SFRAME_CURSOR_SIZE	128
-
-static_assert(SFRAME_FRE_MAX_SIZE <= SFRAME_CURSOR_SIZE);
-
-struct sframe_cursor {
-	unsigned long	base;	/* user address of buf[0] */
-	unsigned int	len;	/* number of valid bytes in buf */
-	bool		nofault;	/* read with copy_from_user_nofault() */
-	u8		buf[SFRAME_CURSOR_SIZE];
-};
 
 /* An FDE, decoded from its V2 or V3 form */
 struct sframe_fde {
@@ -141,7 +127,8 @@ static bool sframe_abi_aarch64(const struct sframe_section *sec)
 	       sec->abi == SFRAME_ABI_AARCH64_ENDIAN_LITTLE;
 }
 
-static int sframe_bad(enum sframe_reason *reason, enum sframe_reason why)
+static __always_inline int sframe_bad(enum sframe_reason *reason,
+				      enum sframe_reason why)
 {
 	if (reason)
 		*reason = why;
@@ -149,142 +136,108 @@ static int sframe_bad(enum sframe_reason *reason, enum sframe_reason why)
 }
 
 /*
- * sframe_read() - copy section bytes from user memory
- *
- * Copy up to @max bytes from user address @addr to @buf.  The first @min
- * bytes must lie inside the section, else the section is corrupt (@oob
- * names why); the copy stops at the end of the section.  With @nofault,
- * copy_from_user_nofault() reads all or nothing: if the @max bytes are
- * not all resident, only @min are read.
- *
- * Return: the number of bytes copied (at least @min), -EBADMSG, or -EFAULT
- * if fewer than @min bytes could be copied.
+ * Reading the section.  The functions below read inside a user access
+ * window that the caller opened over the whole section with
+ * sframe_uaccess_begin(): they are __always_inline, because nothing
+ * inside a window may call a function (objtool checks it on x86), and
+ * each returns -EFAULT if a read faults.  The format packs its fields
+ * without alignment; the architectures that unwind with SFrame load
+ * unaligned user words.
  */
-static int sframe_read(const struct sframe_section *sec, unsigned long addr,
-		       void *buf, unsigned int min, unsigned int max,
-		       bool nofault, enum sframe_reason oob,
-		       enum sframe_reason *reason)
+static __always_inline bool sframe_uaccess_begin(const struct sframe_section *sec)
 {
-	const void __user *src = (const void __user *)addr;
-	unsigned long left;
-
-	if (addr < sec->sframe_start || addr > sec->sframe_end)
-		return sframe_bad(reason, oob);
-	left = sec->sframe_end - addr;
-	if (min > left)
-		return sframe_bad(reason, oob);
-	max = min_t(unsigned long, max, left);
-
-	if (nofault) {
-		if (!copy_from_user_nofault(buf, src, max))
-			return max;
-		if (max > min && !copy_from_user_nofault(buf, src, min))
-			return min;
-		return -EFAULT;
-	}
-	left = copy_from_user(buf, src, max);
-	if (max - left < min)
-		return -EFAULT;
-	return max - left;
+	return user_read_access_begin((const void __user *)sec->sframe_start,
+				      sec->sframe_end - sec->sframe_start);
 }
 
-/*
- * Make @size bytes of the FRE sub-section at @addr available at *@p,
- * copying from user memory only if they are not buffered already.
- */
-static int sframe_cursor_get(const struct sframe_section *sec,
-			     struct sframe_cursor *c, unsigned long addr,
-			     unsigned int size, const u8 **p,
-			     enum sframe_reason *reason)
+#define sframe_get(x, type, addr, label) \
+	unsafe_get_user(x, (const type __user *)(addr), label)
+
+/* The start address of the function of FDE @idx (< sec->num_fdes) */
+static __always_inline int sframe_fde_start(const struct sframe_section *sec,
+					    u32 idx, unsigned long *start)
 {
-	int ret;
+	unsigned long addr = sec->fdes_start + (unsigned long)idx * sec->fde_size;
+	unsigned long base = sec->sframe_start;
 
-	if (addr < sec->fres_start || addr > sec->fres_end ||
-	    size > sec->fres_end - addr)
-		return sframe_bad(reason, SFRAME_R_FRE_OUTSIDE);
+	if (sec->flags & SFRAME_F_FDE_FUNC_START_PCREL)
+		base = addr;
+	if (sec->version == SFRAME_VERSION_2) {
+		s32 off;
 
-	if (addr < c->base || addr - c->base > c->len ||
-	    size > c->len - (addr - c->base)) {
-		unsigned int max;
+		sframe_get(off, s32, addr, efault);
+		*start = base + (long)off;
+	} else {
+		s64 off;
 
-		max = min_t(unsigned long, sizeof(c->buf), sec->fres_end - addr);
-		c->len = 0;
-		ret = sframe_read(sec, addr, c->buf, size, max, c->nofault,
-				  SFRAME_R_FRE_OUTSIDE, reason);
-		if (ret < 0)
-			return ret;
-		c->base = addr;
-		c->len = ret;
+		sframe_get(off, s64, addr, efault);
+		*start = base + (unsigned long)off;
 	}
-	*p = c->buf + (addr - c->base);
 	return 0;
+efault:
+	return -EFAULT;
 }
 
 /*
  * Read the FDE table entry @idx (< sec->num_fdes).  For V3 this is the
  * index entry only: sframe_fde_attr() reads the rest.
  */
-static int sframe_fde_read(const struct sframe_section *sec, u32 idx,
-			   struct sframe_fde *fde, bool nofault,
-			   enum sframe_reason *reason)
+static __always_inline int sframe_fde_read(const struct sframe_section *sec,
+					   u32 idx, struct sframe_fde *fde,
+					   enum sframe_reason *reason)
 {
 	unsigned long addr = sec->fdes_start + (unsigned long)idx * sec->fde_size;
-	unsigned long base = sec->sframe_start;
 	u32 fres_off;
 	int ret;
 
-	if (sec->flags & SFRAME_F_FDE_FUNC_START_PCREL)
-		base = addr;
-
+	ret = sframe_fde_start(sec, idx, &fde->func_start);
+	if (ret)
+		return ret;
 	if (sec->version == SFRAME_VERSION_2) {
-		struct sframe_fde_v2 e;
-
-		ret = sframe_read(sec, addr, &e, sizeof(e), sizeof(e), nofault,
-				  SFRAME_R_FDES_OUTSIDE, reason);
-		if (ret < 0)
-			return ret;
-		fde->func_start = base + (long)e.start_addr;
-		fde->func_size = e.func_size;
-		fde->fres_num = e.fres_num;
-		fde->info = e.info;
+		sframe_get(fde->func_size, u32,
+			   addr + offsetof(struct sframe_fde_v2, func_size), efault);
+		sframe_get(fres_off, u32,
+			   addr + offsetof(struct sframe_fde_v2, fres_off), efault);
+		sframe_get(fde->fres_num, u32,
+			   addr + offsetof(struct sframe_fde_v2, fres_num), efault);
+		sframe_get(fde->info, u8,
+			   addr + offsetof(struct sframe_fde_v2, info), efault);
+		sframe_get(fde->rep_size, u8,
+			   addr + offsetof(struct sframe_fde_v2, rep_size), efault);
 		fde->info2 = SFRAME_FDE_TYPE_DEFAULT;
-		fde->rep_size = e.rep_size;
-		fres_off = e.fres_off;
 	} else {
-		struct sframe_fde_v3 e;
-
-		ret = sframe_read(sec, addr, &e, sizeof(e), sizeof(e), nofault,
-				  SFRAME_R_FDES_OUTSIDE, reason);
-		if (ret < 0)
-			return ret;
-		fde->func_start = base + (unsigned long)e.start_off;
-		fde->func_size = e.func_size;
-		fres_off = e.fres_off;
+		sframe_get(fde->func_size, u32,
+			   addr + offsetof(struct sframe_fde_v3, func_size), efault);
+		sframe_get(fres_off, u32,
+			   addr + offsetof(struct sframe_fde_v3, fres_off), efault);
 	}
 
 	if (fres_off > sec->fres_end - sec->fres_start)
 		return sframe_bad(reason, SFRAME_R_FDE_FRES_OUTSIDE);
 	fde->fres_addr = sec->fres_start + fres_off;
 	return 0;
+efault:
+	return -EFAULT;
 }
 
 /* Complete @fde: read the V3 attribute record, check the info bytes. */
-static int sframe_fde_attr(const struct sframe_section *sec,
-			   struct sframe_cursor *c, struct sframe_fde *fde,
-			   enum sframe_reason *reason)
+static __always_inline int sframe_fde_attr(const struct sframe_section *sec,
+					   struct sframe_fde *fde,
+					   enum sframe_reason *reason)
 {
-	const u8 *p;
-	int ret;
+	unsigned long addr = fde->fres_addr;
 
 	if (sec->version == SFRAME_VERSION_3) {
-		ret = sframe_cursor_get(sec, c, fde->fres_addr,
-					sizeof(struct sframe_fda_v3), &p, reason);
-		if (ret)
-			return ret;
-		fde->fres_num = get_unaligned((const u16 *)p);
-		fde->info = p[offsetof(struct sframe_fda_v3, info)];
-		fde->info2 = p[offsetof(struct sframe_fda_v3, info2)];
-		fde->rep_size = p[offsetof(struct sframe_fda_v3, rep_size)];
+		if (sizeof(struct sframe_fda_v3) > sec->fres_end - addr)
+			return sframe_bad(reason, SFRAME_R_FRE_OUTSIDE);
+		sframe_get(fde->fres_num, u16,
+			   addr + offsetof(struct sframe_fda_v3, fres_num), efault);
+		sframe_get(fde->info, u8,
+			   addr + offsetof(struct sframe_fda_v3, info), efault);
+		sframe_get(fde->info2, u8,
+			   addr + offsetof(struct sframe_fda_v3, info2), efault);
+		sframe_get(fde->rep_size, u8,
+			   addr + offsetof(struct sframe_fda_v3, rep_size), efault);
 		fde->fres_addr += sizeof(struct sframe_fda_v3);
 	}
 
@@ -299,35 +252,36 @@ static int sframe_fde_attr(const struct sframe_section *sec,
 	if (fde->fres_num > SFRAME_FDE_MAX_FRES)
 		return sframe_bad(reason, SFRAME_R_FRE_LIMIT);
 	return 0;
+efault:
+	return -EFAULT;
 }
 
 /* Read the start address and info byte of the FRE at @addr. */
-static int sframe_fre_hdr(const struct sframe_section *sec,
-			  struct sframe_cursor *c, const struct sframe_fde *fde,
-			  unsigned long addr, struct sframe_fre *fre,
-			  enum sframe_reason *reason)
+static __always_inline int sframe_fre_hdr(const struct sframe_section *sec,
+					  const struct sframe_fde *fde,
+					  unsigned long addr,
+					  struct sframe_fre *fre,
+					  enum sframe_reason *reason)
 {
 	unsigned int asize = 1U << SFRAME_FDE_INFO_FRE_TYPE(fde->info);
 	unsigned int wsize;
-	const u8 *p;
-	int ret;
 
-	ret = sframe_cursor_get(sec, c, addr, asize + 1, &p, reason);
-	if (ret)
-		return ret;
+	if (addr < sec->fres_start || addr > sec->fres_end ||
+	    asize + 1 > sec->fres_end - addr)
+		return sframe_bad(reason, SFRAME_R_FRE_OUTSIDE);
 
 	switch (asize) {
 	case 1:
-		fre->start = *p;
+		sframe_get(fre->start, u8, addr, efault);
 		break;
 	case 2:
-		fre->start = get_unaligned((const u16 *)p);
+		sframe_get(fre->start, u16, addr, efault);
 		break;
 	default:
-		fre->start = get_unaligned((const u32 *)p);
+		sframe_get(fre->start, u32, addr, efault);
 		break;
 	}
-	fre->info = p[asize];
+	sframe_get(fre->info, u8, addr + asize, efault);
 	fre->addr = addr;
 
 	wsize = SFRAME_FRE_INFO_DATAWORD_SIZE(fre->info);
@@ -337,6 +291,54 @@ static int sframe_fre_hdr(const struct sframe_section *sec,
 	if (fre->len > sec->fres_end - addr)
 		return sframe_bad(reason, SFRAME_R_FRE_OUTSIDE);
 	return 0;
+efault:
+	return -EFAULT;
+}
+
+/*
+ * Read the data words of @fre (inside the FRE sub-section, as
+ * sframe_fre_hdr() checked) as unsigned control words in @ctrl and
+ * sign-extended offsets in @word.
+ */
+static __always_inline int sframe_fre_words(const struct sframe_fre *fre,
+					    u32 *ctrl, s32 *word,
+					    enum sframe_reason *reason)
+{
+	unsigned int count = SFRAME_FRE_INFO_DATAWORD_COUNT(fre->info);
+	unsigned int wsize = 1U << SFRAME_FRE_INFO_DATAWORD_SIZE(fre->info);
+	unsigned long p = fre->addr + fre->len - count * wsize;
+	unsigned int i;
+
+	if (count > SFRAME_MAX_WORDS)
+		return sframe_bad(reason, SFRAME_R_BAD_DATAWORD_COUNT);
+
+	for (i = 0; i < count; i++, p += wsize) {
+		switch (wsize) {
+		case 1: {
+			u8 v;
+
+			sframe_get(v, u8, p, efault);
+			ctrl[i] = v;
+			word[i] = (s8)v;
+			break;
+		}
+		case 2: {
+			u16 v;
+
+			sframe_get(v, u16, p, efault);
+			ctrl[i] = v;
+			word[i] = (s16)v;
+			break;
+		}
+		default:
+			sframe_get(ctrl[i], u32, p, efault);
+			word[i] = (s32)ctrl[i];
+			break;
+		}
+	}
+	return 0;
+efault:
+	return -EFAULT;
 }
 
 /* RA or FP location when no data word gives one */
@@ -497,20 +499,14 @@ static int sframe_rule_flex(const struct sframe_section *sec,
 	return 0;
 }
 
-/* Decode the data words of @fre into @rule. */
+/* Decode @fre, whose data words sframe_fre_words() read, into @rule. */
 static int sframe_fre_rule(const struct sframe_section *sec,
-			   struct sframe_cursor *c, const struct sframe_fde *fde,
-			   const struct sframe_fre *fre, struct sframe_rule *rule,
+			   const struct sframe_fde *fde,
+			   const struct sframe_fre *fre, const u32 *ctrl,
+			   const s32 *word, struct sframe_rule *rule,
 			   enum sframe_reason *reason)
 {
 	unsigned int count = SFRAME_FRE_INFO_DATAWORD_COUNT(fre->info);
-	unsigned int wsize = 1U << SFRAME_FRE_INFO_DATAWORD_SIZE(fre->info);
-	unsigned int words_len = count * wsize;
-	u32 ctrl[SFRAME_MAX_WORDS];
-	s32 word[SFRAME_MAX_WORDS];
-	const u8 *p;
-	unsigned int i;
-	int ret;
 
 	rule->fre_start = fre->start;
 	if (sframe_abi_aarch64(sec) && SFRAME_FRE_INFO_MANGLED_RA(fre->info))
@@ -520,31 +516,6 @@ static int sframe_fre_rule(const struct sframe_section *sec,
 		rule->flags |= SFRAME_RULE_OUTERMOST;
 		return 0;
 	}
-	if (count > SFRAME_MAX_WORDS)
-		return sframe_bad(reason, SFRAME_R_BAD_DATAWORD_COUNT);
-
-	ret = sframe_cursor_get(sec, c, fre->addr + fre->len - words_len,
-				words_len, &p, reason);
-	if (ret)
-		return ret;
-
-	for (i = 0; i < count; i++, p += wsize) {
-		switch (wsize) {
-		case 1:
-			ctrl[i] = *p;
-			word[i] = (s8)*p;
-			break;
-		case 2:
-			ctrl[i] = get_unaligned((const u16 *)p);
-			word[i] = (s16)ctrl[i];
-			break;
-		default:
-			ctrl[i] = get_unaligned((const u32 *)p);
-			word[i] = (s32)ctrl[i];
-			break;
-		}
-	}
-
 	if (SFRAME_V3_FDE_INFO2_TYPE(fde->info2) == SFRAME_FDE_TYPE_FLEX)
 		return sframe_rule_flex(sec, ctrl, word, count, rule, reason);
 	return sframe_rule_default(sec, fre->info, word, count, rule, reason);
@@ -583,46 +554,87 @@ static bool sframe_fde_outermost(const struct sframe_section *sec,
 	       SFRAME_V3_FDE_INFO2_TYPE(fde->info2) == SFRAME_FDE_TYPE_DEFAULT;
 }
 
-/* Binary search for the FDE of the function containing @pc. */
-static int sframe_fde_find(const struct sframe_section *sec, unsigned long pc,
-			   struct sframe_fde *fde, bool nofault,
-			   enum sframe_reason *reason)
+/* What a lookup reads inside its window */
+struct sframe_match {
+	struct sframe_fde	fde;
+	struct sframe_fre	fre;
+	u32			fres_read;
+	u32			ctrl[SFRAME_MAX_WORDS];
+	s32			word[SFRAME_MAX_WORDS];
+};
+
+/*
+ * Inside the window: the FDE of the function containing @pc (binary
+ * search over the start addresses, then the whole entry), the last FRE
+ * that starts at or before @pc, and its data words.  An FDE without FREs
+ * leaves @m->fde.fres_num 0.
+ */
+static __always_inline int sframe_find_fre(const struct sframe_section *sec,
+					   unsigned long pc,
+					   struct sframe_match *m,
+					   enum sframe_reason *reason)
 {
-	u32 lo = 0, hi = sec->num_fdes;
-	struct sframe_fde tmp;
+	u32 lo = 0, hi = sec->num_fdes, idx = 0, pc_off, i;
+	unsigned long start, addr;
 	bool found = false;
+	struct sframe_fre fre;
 	int ret;
 
 	while (lo < hi) {
 		u32 mid = lo + (hi - lo) / 2;
 
-		ret = sframe_fde_read(sec, mid, &tmp, nofault, reason);
+		ret = sframe_fde_start(sec, mid, &start);
 		if (ret)
 			return ret;
-		if (tmp.func_start <= pc) {
-			*fde = tmp;
+		if (start <= pc) {
+			idx = mid;
 			found = true;
 			lo = mid + 1;
 		} else {
 			hi = mid;
 		}
 	}
-
-	if (!found || pc - fde->func_start >= fde->func_size)
+	if (!found)
 		return -ENOENT;
-	return 0;
+	ret = sframe_fde_read(sec, idx, &m->fde, reason);
+	if (ret)
+		return ret;
+	if (pc - m->fde.func_start >= m->fde.func_size)
+		return -ENOENT;
+	ret = sframe_fde_attr(sec, &m->fde, reason);
+	if (ret || !m->fde.fres_num)
+		return ret;
+
+	pc_off = pc - m->fde.func_start;
+	if (SFRAME_FDE_INFO_PCTYPE(m->fde.info) == SFRAME_FDE_PCTYPE_MASK)
+		pc_off %= m->fde.rep_size;
+
+	/* At most SFRAME_FDE_MAX_FRES iterations, see sframe_fde_attr() */
+	found = false;
+	addr = m->fde.fres_addr;
+	for (i = 0; i < m->fde.fres_num; i++) {
+		m->fres_read = i + 1;
+		ret = sframe_fre_hdr(sec, &m->fde, addr, &fre, reason);
+		if (ret)
+			return ret;
+		if (found && fre.start <= m->fre.start)
+			return sframe_bad(reason, SFRAME_R_FRE_NOT_INCREASING);
+		if (fre.start > pc_off)
+			break;
+		m->fre = fre;
+		found = true;
+		addr += fre.len;
+	}
+	if (!found)
+		return -ENOENT;
+	return sframe_fre_words(&m->fre, m->ctrl, m->word, reason);
 }
 
 static int __sframe_find(const struct sframe_section *sec, unsigned long pc,
 			 struct sframe_rule *rule, bool nofault,
 			 enum sframe_reason *reason)
 {
-	struct sframe_fre fre, match = {};
-	struct sframe_cursor c;
-	struct sframe_fde fde;
-	unsigned long addr;
-	bool found = false;
-	u32 pc_off, i;
+	struct sframe_match m;
 	int ret;
 
 	if (reason)
@@ -630,49 +642,30 @@ static int __sframe_find(const struct sframe_section *sec, unsigned long pc,
 	rule->fres_read = 0;
 	if (pc < sec->text_start || pc >= sec->text_end)
 		return -ENOENT;
+	/* As copy_from_user_nofault(): not while another mm is loaded */
+	if (nofault && !nmi_uaccess_okay())
+		return -EFAULT;
 
-	ret = sframe_fde_find(sec, pc, &fde, nofault, reason);
-	if (ret)
+	m.fres_read = 0;
+	if (!sframe_uaccess_begin(sec))
+		return -EFAULT;
+	ret = sframe_find_fre(sec, pc, &m, reason);
+	user_read_access_end();
+	if (ret) {
+		rule->fres_read = m.fres_read;
 		return ret;
+	}
 
-	c.base = 0;
-	c.len = 0;
-	c.nofault = nofault;
-	ret = sframe_fde_attr(sec, &c, &fde, reason);
-	if (ret)
-		return ret;
-
-	sframe_rule_init(sec, &fde, rule);
-	if (!fde.fres_num) {
-		if (!sframe_fde_outermost(sec, &fde))
+	sframe_rule_init(sec, &m.fde, rule);
+	rule->fres_read = m.fres_read;
+	if (!m.fde.fres_num) {
+		if (!sframe_fde_outermost(sec, &m.fde))
 			return -ENOENT;
 		rule->flags |= SFRAME_RULE_OUTERMOST;
 		return 0;
 	}
-
-	pc_off = pc - fde.func_start;
-	if (SFRAME_FDE_INFO_PCTYPE(fde.info) == SFRAME_FDE_PCTYPE_MASK)
-		pc_off %= fde.rep_size;
-
-	/* At most SFRAME_FDE_MAX_FRES iterations, see sframe_fde_attr() */
-	addr = fde.fres_addr;
-	for (i = 0; i < fde.fres_num; i++) {
-		rule->fres_read = i + 1;
-		ret = sframe_fre_hdr(sec, &c, &fde, addr, &fre, reason);
-		if (ret)
-			return ret;
-		if (found && fre.start <= match.start)
-			return sframe_bad(reason, SFRAME_R_FRE_NOT_INCREASING);
-		if (fre.start > pc_off)
-			break;
-		match = fre;
-		found = true;
-		addr += fre.len;
-	}
-	if (!found)
-		return -ENOENT;
-
-	return sframe_fre_rule(sec, &c, &fde, &match, rule, reason);
+	return sframe_fre_rule(sec, &m.fde, &m.fre, m.ctrl, m.word, rule,
+			       reason);
 }
 
 /**
@@ -711,10 +704,10 @@ int sframe_find(const struct sframe_section *sec, unsigned long pc,
  * @rule:	the rule, on success
  * @reason:	as for sframe_find()
  *
- * Same as sframe_find(), but every read goes through
- * copy_from_user_nofault(): a read of memory that is not present fails
- * with -EFAULT instead of faulting it in, and nothing is read while the
- * user address space cannot be accessed (nmi_uaccess_okay()).
+ * Same as sframe_find(), but with page faults disabled: a read of memory
+ * that is not present fails with -EFAULT instead of faulting it in, and
+ * nothing is read while the user address space cannot be accessed
+ * (nmi_uaccess_okay()).
  *
  * Context: Any context, including NMI.
  * Return: as for sframe_find().
@@ -722,16 +715,57 @@ int sframe_find(const struct sframe_section *sec, unsigned long pc,
 int sframe_find_nofault(const struct sframe_section *sec, unsigned long pc,
 			struct sframe_rule *rule, enum sframe_reason *reason)
 {
-	return __sframe_find(sec, pc, rule, true, reason);
+	int ret;
+
+	pagefault_disable();
+	ret = __sframe_find(sec, pc, rule, true, reason);
+	pagefault_enable();
+	return ret;
+}
+
+/* Read FDE @idx and its attribute record, in a window of their own. */
+static int sframe_fde_get(const struct sframe_section *sec, u32 idx,
+			  struct sframe_fde *fde, bool attr,
+			  enum sframe_reason *reason)
+{
+	int ret;
+
+	if (!sframe_uaccess_begin(sec))
+		return -EFAULT;
+	if (attr)
+		ret = sframe_fde_attr(sec, fde, reason);
+	else
+		ret = sframe_fde_read(sec, idx, fde, reason);
+	user_read_access_end();
+	return ret;
+}
+
+/* Read the FRE at @addr, or its data words, in a window of their own. */
+static int sframe_fre_get(const struct sframe_section *sec,
+			  const struct sframe_fde *fde, unsigned long addr,
+			  struct sframe_fre *fre, u32 *ctrl, s32 *word,
+			  enum sframe_reason *reason)
+{
+	int ret;
+
+	if (!sframe_uaccess_begin(sec))
+		return -EFAULT;
+	if (ctrl)
+		ret = sframe_fre_words(fre, ctrl, word, reason);
+	else
+		ret = sframe_fre_hdr(sec, fde, addr, fre, reason);
+	user_read_access_end();
+	return ret;
 }
 
 /* Check every FRE of @fde. */
 static int sframe_fres_validate(const struct sframe_section *sec,
-				struct sframe_cursor *c,
 				const struct sframe_fde *fde,
 				enum sframe_reason *reason)
 {
 	unsigned long addr = fde->fres_addr;
+	u32 ctrl[SFRAME_MAX_WORDS];
+	s32 word[SFRAME_MAX_WORDS];
 	struct sframe_rule rule;
 	struct sframe_fre fre;
 	u32 limit = fde->func_size;
@@ -742,15 +776,18 @@ static int sframe_fres_validate(const struct sframe_section *sec,
 		limit = fde->rep_size;
 
 	for (i = 0; i < fde->fres_num; i++) {
-		ret = sframe_fre_hdr(sec, c, fde, addr, &fre, reason);
+		ret = sframe_fre_get(sec, fde, addr, &fre, NULL, NULL, reason);
 		if (ret)
 			return ret;
 		if (i && fre.start <= prev)
 			return sframe_bad(reason, SFRAME_R_FRE_NOT_INCREASING);
 		if (fre.start >= limit)
 			return sframe_bad(reason, SFRAME_R_FRE_BEYOND_FUNC);
+		ret = sframe_fre_get(sec, fde, addr, &fre, ctrl, word, reason);
+		if (ret)
+			return ret;
 		sframe_rule_init(sec, fde, &rule);
-		ret = sframe_fre_rule(sec, c, fde, &fre, &rule, reason);
+		ret = sframe_fre_rule(sec, fde, &fre, ctrl, word, &rule, reason);
 		if (ret)
 			return ret;
 		prev = fre.start;
@@ -780,7 +817,6 @@ static int sframe_fres_validate(const struct sframe_section *sec,
 int sframe_validate(const struct sframe_section *sec, enum sframe_reason *reason)
 {
 	unsigned long prev_start = 0, end;
-	struct sframe_cursor c;
 	struct sframe_fde fde;
 	u64 num_fres = 0;
 	u32 i;
@@ -788,12 +824,8 @@ int sframe_validate(const struct sframe_section *sec, enum sframe_reason *reason
 
 	if (reason)
 		*reason = SFRAME_R_NONE;
-	c.base = 0;
-	c.len = 0;
-	c.nofault = false;
-
 	for (i = 0; i < sec->num_fdes; i++) {
-		ret = sframe_fde_read(sec, i, &fde, false, reason);
+		ret = sframe_fde_get(sec, i, &fde, false, reason);
 		if (ret)
 			return ret;
 		if (i && fde.func_start < prev_start)
@@ -805,12 +837,12 @@ int sframe_validate(const struct sframe_section *sec, enum sframe_reason *reason
 		if (fde.func_start < sec->text_start || end > sec->text_end)
 			return sframe_bad(reason, SFRAME_R_FUNC_OUTSIDE_TEXT);
 
-		ret = sframe_fde_attr(sec, &c, &fde, reason);
+		ret = sframe_fde_get(sec, i, &fde, true, reason);
 		if (ret)
 			return ret;
 		num_fres += fde.fres_num;
 
-		ret = sframe_fres_validate(sec, &c, &fde, reason);
+		ret = sframe_fres_validate(sec, &fde, reason);
 		if (ret)
 			return ret;
 
@@ -846,8 +878,6 @@ int sframe_section_init(struct sframe_section *sec, enum sframe_reason *reason)
 	struct sframe_header h;
 	unsigned int fde_size;
 	u8 all_flags;
-	int ret;
-
 	if (reason)
 		*reason = SFRAME_R_NONE;
 	if (sec->sframe_start >= sec->sframe_end ||
@@ -857,10 +887,11 @@ int sframe_section_init(struct sframe_section *sec, enum sframe_reason *reason)
 		return -EINVAL;
 	}
 
-	ret = sframe_read(sec, sec->sframe_start, &h, sizeof(h), sizeof(h),
-			  false, SFRAME_R_TRUNCATED, reason);
-	if (ret < 0)
-		return ret;
+	if (sizeof(h) > sec->sframe_end - sec->sframe_start)
+		return sframe_bad(reason, SFRAME_R_TRUNCATED);
+	if (copy_from_user(&h, (const void __user *)sec->sframe_start,
+			   sizeof(h)))
+		return -EFAULT;
 
 	if (h.preamble.magic != SFRAME_MAGIC)
 		return sframe_bad(reason, SFRAME_R_BAD_MAGIC);

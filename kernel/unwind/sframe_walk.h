@@ -3,7 +3,8 @@
  * SFrame reader: look up how to recover the caller's frame for a user PC.
  *
  * The reader is architecture and environment neutral.  It reads the
- * section from user memory with copy_from_user() only, and turns the FRE
+ * section from user memory only, inside user access windows
+ * (user_read_access_begin(), unsafe_get_user()), and turns the FRE
  * covering a PC into a struct sframe_rule: one location each for the CFA,
  * the return address and the frame pointer.  Applying the rule to the
  * registers of a frame is left to a small architecture hook:

@@ -36,8 +36,13 @@ int sim_pagefault_depth;
 bool sim_nmi_uaccess_okay = true;
 unsigned long sim_cond_resched_calls;
 
+/* The user access window, see sim_user_read_access_begin() */
+static bool window_open;
+static unsigned long window_start, window_end;
+
 void uspace_reset(void)
 {
+	window_open = false;
 	nr_maps = 0;
 	fault_start = 0;
 	fault_end = 0;
@@ -220,4 +225,63 @@ unsigned long sim_copy_from_user(void *to, const void *from, unsigned long n)
 		memset(dst + i, 0, n - i);
 	}
 	return n - i;
+}
+
+bool uspace_window_open(void)
+{
+	return window_open;
+}
+
+/* As access_ok() for the range; one call of the statistics */
+bool sim_user_read_access_begin(const void *from, unsigned long n)
+{
+	unsigned long addr = (unsigned long)from;
+
+	if (window_open) {
+		fprintf(stderr, "uspace: nested user access window\n");
+		exit(2);
+	}
+	if (addr + n < addr)
+		return false;
+	uspace_stats.calls++;
+	uspace_stats.windows++;
+	if (sim_pagefault_depth)
+		uspace_stats.calls_atomic++;
+	window_open = true;
+	window_start = addr;
+	window_end = addr + n;
+	return true;
+}
+
+void sim_user_read_access_end(void)
+{
+	if (!window_open) {
+		fprintf(stderr, "uspace: user_read_access_end() without a window\n");
+		exit(2);
+	}
+	window_open = false;
+}
+
+/* unsafe_get_user(): only inside the window's range; 0 or -EFAULT */
+int sim_get_user(void *to, const void *from, unsigned long n)
+{
+	unsigned long addr = (unsigned long)from, i;
+	u8 *dst = to;
+
+	if (!window_open || addr < window_start || addr + n < addr ||
+	    addr + n > window_end) {
+		fprintf(stderr, "uspace: unsafe_get_user(%#lx, %lu) outside the user access window [%#lx, %#lx)%s\n",
+			addr, n, window_start, window_end,
+			window_open ? "" : " (closed)");
+		exit(2);
+	}
+	uspace_stats.gets++;
+	uspace_stats.bytes += n;
+	for (i = 0; i < n; i++) {
+		if (!read_byte(addr + i, &dst[i])) {
+			uspace_stats.faults++;
+			return -EFAULT;
+		}
+	}
+	return 0;
 }

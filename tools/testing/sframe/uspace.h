@@ -37,14 +37,23 @@ void uspace_fault_range(unsigned long start, unsigned long end);
 /* After @n more bytes have been copied, every read fails. */
 void uspace_fault_after(unsigned long n);
 
-/* Statistics of copy_from_user() calls since the last reset */
+/*
+ * Statistics of user memory accesses since the last reset: a call is a
+ * copy_from_user() or a user access window (user_read_access_begin()),
+ * inside which unsafe_get_user() reads
+ */
 struct uspace_stats {
-	unsigned long calls;		/* copy_from_user() calls */
+	unsigned long calls;		/* copies and windows */
+	unsigned long windows;		/* windows */
+	unsigned long gets;		/* unsafe_get_user() reads */
 	unsigned long bytes;		/* bytes requested */
-	unsigned long faults;		/* calls that failed (partially) */
+	unsigned long faults;		/* calls or reads that failed */
 	unsigned long calls_atomic;	/* calls with page faults disabled */
-	unsigned long max_len;		/* largest request */
+	unsigned long max_len;		/* largest copy */
 };
+
+/* Whether a user access window is open */
+bool uspace_window_open(void);
 
 extern struct uspace_stats uspace_stats;
 

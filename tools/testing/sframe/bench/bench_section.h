@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the benchmarks sframe_bench.c and rcache_bench.c share: the shims'
- * user memory hooks (user memory is this process's memory and
- * copy_from_user() is memcpy()), a xorshift generator, and the generated
+ * user memory hooks (user memory is this process's memory,
+ * copy_from_user() is memcpy() and unsafe_get_user() a load, built with
+ * SIM_UACCESS_DIRECT), a xorshift generator, and the generated
  * SFrame V3 AMD64 section that they look PCs up in.  Included by the one
  * translation unit of each benchmark.
  */

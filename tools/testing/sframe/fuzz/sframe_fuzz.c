@@ -20,12 +20,11 @@
  *    sframe_find() on present memory;
  *  - once sframe_validate() accepted the section, no lookup finds it
  *    corrupt;
- *  - the work of a lookup is bounded whatever the bytes: at most
- *    MAX_READS reads of user memory (32 binary search steps, the
- *    attribute record, one per FRE up to SFRAME_FDE_MAX_FRES, the data
- *    words; twice that without faults, where a read that is not wholly
- *    resident is retried shorter), and a rule never claims to have read
- *    more than SFRAME_FDE_MAX_FRES FREs.
+ *  - the work of a lookup is bounded whatever the bytes: one user access
+ *    window, closed again, and at most MAX_READS reads in it (32 binary
+ *    search steps, 5 fields of the FDE, 4 of the attribute record, 2 per
+ *    FRE up to SFRAME_FDE_MAX_FRES, 6 data words), and a rule never
+ *    claims to have read more than SFRAME_FDE_MAX_FRES FREs.
  *
  * Build and run: devtools/fuzz.sh (or make -C tools/testing/sframe fuzz).
  */
@@ -47,7 +46,7 @@
 			 SFRAME_RULE_MANGLED_RA | SFRAME_RULE_PAUTH_KEY_B |	\
 			 SFRAME_RULE_FLEX)
 
-#define MAX_READS	(2 * (32 + 1 + SFRAME_FDE_MAX_FRES + 1))
+#define MAX_READS	(32 + 5 + 4 + 2 * SFRAME_FDE_MAX_FRES + 6)
 
 struct result {
 	int			ret;
@@ -128,7 +127,7 @@ static bool same(const struct result *a, const struct result *b)
 static void find(const struct sframe_section *sec, unsigned long pc,
 		 bool nofault, struct result *r)
 {
-	unsigned long calls = uspace_stats.calls;
+	unsigned long calls = uspace_stats.calls, gets = uspace_stats.gets;
 
 	memset(r, 0, sizeof(*r));
 	/* Fields the reader must set: poison them */
@@ -138,7 +137,11 @@ static void find(const struct sframe_section *sec, unsigned long pc,
 		r->ret = sframe_find_nofault(sec, pc, &r->rule, &r->why);
 	else
 		r->ret = sframe_find(sec, pc, &r->rule, &r->why);
-	if (uspace_stats.calls - calls > MAX_READS)
+	if (uspace_stats.calls - calls > 1)
+		fail("more than one user access window for one lookup", pc, r);
+	if (uspace_window_open())
+		fail("user access window left open", pc, r);
+	if (uspace_stats.gets - gets > MAX_READS)
 		fail("too many reads for one lookup", pc, r);
 	if (r->rule.fres_read > SFRAME_FDE_MAX_FRES)
 		fail("lookup read more FREs than the limit", pc, r);

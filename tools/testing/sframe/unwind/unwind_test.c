@@ -775,6 +775,30 @@ static void test_recursion(void)
 	check_clean();
 }
 
+/*
+ * A call through a NULL pointer: the topmost IP is 0, in no section.
+ * Frame pointers unwind it, as without SFrame; the rule that the walk
+ * keeps for the previous frame's PC (none yet, PC 0) must not serve.
+ */
+static void test_null_ip(void)
+{
+	unsigned long ips[MAX_CHAIN];
+	struct store_data d;
+	unsigned int n;
+
+	prog_setup(true);
+	set_regs(0, SP0, FP_MAIN);
+	main_frame(FP_MAIN);
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("NULL IP", ips, n, 0, RA_START);
+	check_clean();
+
+	set_regs(0, SP0, FP_MAIN);
+	CHECK_EQ(walk_nofault(&d, MAX_CHAIN), 0);
+	CHECK_CHAIN("NULL IP in the event", d.ips, d.nr, 0, RA_START);
+	check_clean();
+}
+
 /* The faultable walk may sleep between frames, the nofault one never */
 static void test_cond_resched(void)
 {
@@ -1036,6 +1060,7 @@ static const struct test tests[] = {
 	TEST(nofault_not_resident),
 	TEST(budget),
 	TEST(recursion),
+	TEST(null_ip),
 	TEST(cond_resched),
 	TEST(cache_release),
 	TEST(not_user),

@@ -66,4 +66,40 @@ static inline long copy_from_user_nofault(void *to, const void __user *from,
 	return left ? -EFAULT : 0;
 }
 
+/*
+ * User access windows, as user_read_access_begin(), unsafe_get_user()
+ * and user_read_access_end().  The uspace.c flavour (the tests) checks
+ * their discipline: no read outside a window or outside its range, no
+ * nested window, and counts a window as one call of uspace_stats.  The
+ * benchmarks (SIM_UACCESS_DIRECT) read their own memory, as the kernel's
+ * unsafe_get_user() is one load.
+ */
+#ifdef SIM_UACCESS_DIRECT
+#define user_read_access_begin(ptr, len)	((void)(ptr), (void)(len), true)
+#define user_read_access_end()			do { } while (0)
+#define unsafe_get_user(x, ptr, label) do {				\
+	__auto_type __sim_v = (__typeof__(*(ptr)))0;			\
+									\
+	if (0)								\
+		goto label;						\
+	__builtin_memcpy(&__sim_v, (const void *)(ptr), sizeof(__sim_v)); \
+	(x) = __sim_v;							\
+} while (0)
+#else
+bool sim_user_read_access_begin(const void *from, unsigned long n);
+void sim_user_read_access_end(void);
+int sim_get_user(void *to, const void *from, unsigned long n);
+
+#define user_read_access_begin(ptr, len) \
+	sim_user_read_access_begin((const void *)(ptr), len)
+#define user_read_access_end()	sim_user_read_access_end()
+#define unsafe_get_user(x, ptr, label) do {				\
+	__auto_type __sim_v = (__typeof__(*(ptr)))0;			\
+									\
+	if (sim_get_user(&__sim_v, (const void *)(ptr), sizeof(__sim_v))) \
+		goto label;						\
+	(x) = __sim_v;							\
+} while (0)
+#endif
+
 #endif
