@@ -3,8 +3,8 @@
 #
 # bench-streams-guest.sh REPO OUT: in the VM (perf kernel), record the
 # user call chains that the rule cache is made for, the PC streams of
-# devtools/rcache-sim.py: perf record --call-graph sframe on cpu-clock at
-# 1 kHz of
+# devtools/rcache-sim.py: perf record --call-graph sframe on cpu-clock,
+# a sample every 250 us of guest time (-icount: 250,000 instructions), of
 #   demo	the demo workload (build/demo)
 #   zstd	Debian's zstd compressing and decompressing the agreement's
 #		3 MB input (build/agree), built without frame pointers
@@ -26,7 +26,7 @@ echo 1 >"$sysctl"
 record() {
 	local name=$1
 	shift
-	"$perf" record -q -o "$tmp/$name.data" -e cpu-clock:u -c 1000000 \
+	"$perf" record -q -o "$tmp/$name.data" -e cpu-clock:u -c 250000 \
 		--call-graph sframe -- "$@" >/dev/null 2>"$tmp/err" ||
 		{ cat "$tmp/err" >&2; return 1; }
 	"$perf" script -i "$tmp/$name.data" --no-inline -F ip,dso 2>/dev/null |
@@ -38,5 +38,5 @@ record() {
 LD_LIBRARY_PATH=$repo/build/demo record demo "$repo/build/demo/demo" 30
 record zstd /bin/sh -c "'$repo/build/agree/zstd' -q -f -6 '$repo/build/agree/input' -o $tmp/in.zst &&
 	'$repo/build/agree/zstd' -q -f -d $tmp/in.zst -o $tmp/out"
-record lookup "$repo/build/selftests/sframe/unwind_bench_f100000" -m none -n 200000 -r 3 -c warm
+record lookup "$repo/build/selftests/sframe/unwind_bench_f100000" -m none -n 1000000 -r 3 -c warm
 echo "$saved" >"$sysctl"

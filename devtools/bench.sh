@@ -184,6 +184,29 @@ PY
 	echo
 	echo "$perf_md"
 	echo
+	# The slowdown in each run (none and the modes of the same run)
+	awk '{ for (i = 2; i <= NF; i++) { split($i, a, "="); v[a[1]] = a[2] }
+	       w[v["mode"], v["rep"]] = v["wall_ms"]; if (v["rep"] > n) n = v["rep"] }
+	END {
+		for (r = 1; r <= n; r++) {
+			b = w["none", r]
+			if (!b) continue
+			s = w["sframe", r] / b - 1; f = w["fp", r] / b - 1; d = w["dwarf", r] / b - 1
+			if (d <= 0) continue
+			q[++k] = s / d; u[k] = (d > f) ? (s - f) / (d - f) : 0
+			t = t sprintf(" %.2f", s / d)
+		}
+		if (!k) exit
+		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) {
+			if (q[j] < q[i]) { x = q[i]; q[i] = q[j]; q[j] = x }
+			if (u[j] < u[i]) { x = u[i]; u[i] = u[j]; u[j] = x }
+		}
+		m = (k % 2) ? q[(k + 1) / 2] : (q[k / 2] + q[k / 2 + 1]) / 2
+		mu = (k % 2) ? u[(k + 1) / 2] : (u[k / 2] + u[k / 2 + 1]) / 2
+		printf "slowdown sframe / dwarf in each run:%s; median %.2f, spread %.0f %%;\n", t, m, (q[k] - q[1]) / m * 100
+		printf "what unwinding adds over frame pointers, (sframe - fp) / (dwarf - fp): median %.2f\n", mu
+	}' "$out/runs.txt"
+	echo
 	echo "The walker outside emulation (make bench-walker):"
 	echo
 	grep -v '^==>' "$out/walker.md"
