@@ -153,6 +153,11 @@ static __always_inline bool sframe_uaccess_begin(const struct sframe_section *se
 #define sframe_get(x, type, addr, label) \
 	unsafe_get_user(x, (const type __user *)(addr), label)
 
+/* Field @field of the struct @type at user address @addr */
+#define sframe_get_field(x, type, field, addr, label)			\
+	sframe_get(x, __typeof__(((type *)0)->field),			\
+		   (addr) + offsetof(type, field), label)
+
 /* The start address of the function of FDE @idx (< sec->num_fdes) */
 static __always_inline int sframe_fde_start(const struct sframe_section *sec,
 					    u32 idx, unsigned long *start)
@@ -194,22 +199,19 @@ static __always_inline int sframe_fde_read(const struct sframe_section *sec,
 	if (ret)
 		return ret;
 	if (sec->version == SFRAME_VERSION_2) {
-		sframe_get(fde->func_size, u32,
-			   addr + offsetof(struct sframe_fde_v2, func_size), efault);
-		sframe_get(fres_off, u32,
-			   addr + offsetof(struct sframe_fde_v2, fres_off), efault);
-		sframe_get(fde->fres_num, u32,
-			   addr + offsetof(struct sframe_fde_v2, fres_num), efault);
-		sframe_get(fde->info, u8,
-			   addr + offsetof(struct sframe_fde_v2, info), efault);
-		sframe_get(fde->rep_size, u8,
-			   addr + offsetof(struct sframe_fde_v2, rep_size), efault);
+		sframe_get_field(fde->func_size, struct sframe_fde_v2, func_size,
+				 addr, efault);
+		sframe_get_field(fres_off, struct sframe_fde_v2, fres_off, addr, efault);
+		sframe_get_field(fde->fres_num, struct sframe_fde_v2, fres_num, addr,
+				 efault);
+		sframe_get_field(fde->info, struct sframe_fde_v2, info, addr, efault);
+		sframe_get_field(fde->rep_size, struct sframe_fde_v2, rep_size, addr,
+				 efault);
 		fde->info2 = SFRAME_FDE_TYPE_DEFAULT;
 	} else {
-		sframe_get(fde->func_size, u32,
-			   addr + offsetof(struct sframe_fde_v3, func_size), efault);
-		sframe_get(fres_off, u32,
-			   addr + offsetof(struct sframe_fde_v3, fres_off), efault);
+		sframe_get_field(fde->func_size, struct sframe_fde_v3, func_size,
+				 addr, efault);
+		sframe_get_field(fres_off, struct sframe_fde_v3, fres_off, addr, efault);
 	}
 
 	if (fres_off > sec->fres_end - sec->fres_start)
@@ -230,14 +232,12 @@ static __always_inline int sframe_fde_attr(const struct sframe_section *sec,
 	if (sec->version == SFRAME_VERSION_3) {
 		if (sizeof(struct sframe_fda_v3) > sec->fres_end - addr)
 			return sframe_bad(reason, SFRAME_R_FRE_OUTSIDE);
-		sframe_get(fde->fres_num, u16,
-			   addr + offsetof(struct sframe_fda_v3, fres_num), efault);
-		sframe_get(fde->info, u8,
-			   addr + offsetof(struct sframe_fda_v3, info), efault);
-		sframe_get(fde->info2, u8,
-			   addr + offsetof(struct sframe_fda_v3, info2), efault);
-		sframe_get(fde->rep_size, u8,
-			   addr + offsetof(struct sframe_fda_v3, rep_size), efault);
+		sframe_get_field(fde->fres_num, struct sframe_fda_v3, fres_num, addr,
+				 efault);
+		sframe_get_field(fde->info, struct sframe_fda_v3, info, addr, efault);
+		sframe_get_field(fde->info2, struct sframe_fda_v3, info2, addr, efault);
+		sframe_get_field(fde->rep_size, struct sframe_fda_v3, rep_size, addr,
+				 efault);
 		fde->fres_addr += sizeof(struct sframe_fda_v3);
 	}
 
@@ -313,23 +313,16 @@ static __always_inline int sframe_fre_words(const struct sframe_fre *fre,
 		return sframe_bad(reason, SFRAME_R_BAD_DATAWORD_COUNT);
 
 	for (i = 0; i < count; i++, p += wsize) {
+		/* Sign-extended by the read, as the type of the word says */
 		switch (wsize) {
-		case 1: {
-			u8 v;
-
-			sframe_get(v, u8, p, efault);
-			ctrl[i] = v;
-			word[i] = (s8)v;
+		case 1:
+			sframe_get(word[i], s8, p, efault);
+			ctrl[i] = (u8)word[i];
 			break;
-		}
-		case 2: {
-			u16 v;
-
-			sframe_get(v, u16, p, efault);
-			ctrl[i] = v;
-			word[i] = (s16)v;
+		case 2:
+			sframe_get(word[i], s16, p, efault);
+			ctrl[i] = (u16)word[i];
 			break;
-		}
 		default:
 			sframe_get(ctrl[i], u32, p, efault);
 			word[i] = (s32)ctrl[i];
