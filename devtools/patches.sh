@@ -29,8 +29,8 @@ for p in "$out"/0*-*.patch; do
 	# Dl_info): only that check is off for it, and we say so.
 	opts=()
 	if ! grep '^+++ b/' "$p" | grep -vq -e '^+++ b/tools/testing/' -e '^+++ b/MAINTAINERS$'; then
-		opts=(--ignore CAMELCASE)
-		msg "$(basename "$p"): user space tests only, checkpatch --ignore CAMELCASE (C library type names)"
+		opts=(--ignore CAMELCASE,MACRO_WITH_FLOW_CONTROL,MACRO_ARG_REUSE)
+		msg "$(basename "$p"): user space tests only, checkpatch --ignore CAMELCASE (C library type names), MACRO_WITH_FLOW_CONTROL and MACRO_ARG_REUSE (the shim of unsafe_get_user() jumps to its label and takes the type of its pointer, as the kernel's macro does)"
 	fi
 	res=$("$REPO/devtools/chroot.sh" sh -c 'cd "$0" && shift && ./scripts/checkpatch.pl --strict --quiet --no-signoff "$@"' \
 		"$tree" x "${opts[@]}" "$p" 2>&1) || true

@@ -88,7 +88,7 @@ static __always_inline bool sframe_rcache_get(struct sframe_entry *e,
 					      unsigned long pc,
 					      struct sframe_rule *rule)
 {
-	struct sframe_rcache_slot *s;
+	struct sframe_rcache_slot *s, copy;
 	struct sframe_rcache *rc;
 	unsigned int set, way, seq;
 
@@ -111,14 +111,16 @@ static __always_inline bool sframe_rcache_get(struct sframe_entry *e,
 	if ((seq & 1) || READ_ONCE(rc->pc[set][way]) != pc)
 		return false;
 	/* A racing writer is caught by the check of @seq below */
-	rule->flags = data_race(s->flags);
-	rule->cfa = data_race(s->cfa);
-	rule->ra = data_race(s->ra);
-	rule->fp = data_race(s->fp);
+	copy = data_race(*s);
 	/* Pairs with the full barrier of the cmpxchg() starting a write */
 	smp_rmb();
 	if (READ_ONCE(s->seq) != seq)
 		return false;
+
+	rule->flags = copy.flags;
+	rule->cfa = copy.cfa;
+	rule->ra = copy.ra;
+	rule->fp = copy.fp;
 
 	rule->fres_read = 0;
 	this_cpu_inc(*rc->hits);

@@ -153,11 +153,6 @@ static __always_inline bool sframe_uaccess_begin(const struct sframe_section *se
 #define sframe_get(x, type, addr, label) \
 	unsafe_get_user(x, (const type __user *)(addr), label)
 
-/* Field @field of the struct @type at user address @addr */
-#define sframe_get_field(x, type, field, addr, label)			\
-	sframe_get(x, __typeof__(((type *)0)->field),			\
-		   (addr) + offsetof(type, field), label)
-
 /* The start address of the function of FDE @idx (< sec->num_fdes) */
 static __always_inline int sframe_fde_start(const struct sframe_section *sec,
 					    u32 idx, unsigned long *start)
@@ -168,14 +163,16 @@ static __always_inline int sframe_fde_start(const struct sframe_section *sec,
 	if (sec->flags & SFRAME_F_FDE_FUNC_START_PCREL)
 		base = addr;
 	if (sec->version == SFRAME_VERSION_2) {
+		const struct sframe_fde_v2 __user *e = (const void __user *)addr;
 		s32 off;
 
-		sframe_get(off, s32, addr, efault);
+		unsafe_get_user(off, &e->start_addr, efault);
 		*start = base + (long)off;
 	} else {
+		const struct sframe_fde_v3 __user *e = (const void __user *)addr;
 		s64 off;
 
-		sframe_get(off, s64, addr, efault);
+		unsafe_get_user(off, &e->start_off, efault);
 		*start = base + (unsigned long)off;
 	}
 	return 0;
@@ -199,19 +196,19 @@ static __always_inline int sframe_fde_read(const struct sframe_section *sec,
 	if (ret)
 		return ret;
 	if (sec->version == SFRAME_VERSION_2) {
-		sframe_get_field(fde->func_size, struct sframe_fde_v2, func_size,
-				 addr, efault);
-		sframe_get_field(fres_off, struct sframe_fde_v2, fres_off, addr, efault);
-		sframe_get_field(fde->fres_num, struct sframe_fde_v2, fres_num, addr,
-				 efault);
-		sframe_get_field(fde->info, struct sframe_fde_v2, info, addr, efault);
-		sframe_get_field(fde->rep_size, struct sframe_fde_v2, rep_size, addr,
-				 efault);
+		const struct sframe_fde_v2 __user *e = (const void __user *)addr;
+
+		unsafe_get_user(fde->func_size, &e->func_size, efault);
+		unsafe_get_user(fres_off, &e->fres_off, efault);
+		unsafe_get_user(fde->fres_num, &e->fres_num, efault);
+		unsafe_get_user(fde->info, &e->info, efault);
+		unsafe_get_user(fde->rep_size, &e->rep_size, efault);
 		fde->info2 = SFRAME_FDE_TYPE_DEFAULT;
 	} else {
-		sframe_get_field(fde->func_size, struct sframe_fde_v3, func_size,
-				 addr, efault);
-		sframe_get_field(fres_off, struct sframe_fde_v3, fres_off, addr, efault);
+		const struct sframe_fde_v3 __user *e = (const void __user *)addr;
+
+		unsafe_get_user(fde->func_size, &e->func_size, efault);
+		unsafe_get_user(fres_off, &e->fres_off, efault);
 	}
 
 	if (fres_off > sec->fres_end - sec->fres_start)
@@ -228,17 +225,16 @@ static __always_inline int sframe_fde_attr(const struct sframe_section *sec,
 					   enum sframe_reason *reason)
 {
 	unsigned long addr = fde->fres_addr;
+	const struct sframe_fda_v3 __user *a = (const void __user *)addr;
 
 	if (sec->version == SFRAME_VERSION_3) {
-		if (sizeof(struct sframe_fda_v3) > sec->fres_end - addr)
+		if (sizeof(*a) > sec->fres_end - addr)
 			return sframe_bad(reason, SFRAME_R_FRE_OUTSIDE);
-		sframe_get_field(fde->fres_num, struct sframe_fda_v3, fres_num, addr,
-				 efault);
-		sframe_get_field(fde->info, struct sframe_fda_v3, info, addr, efault);
-		sframe_get_field(fde->info2, struct sframe_fda_v3, info2, addr, efault);
-		sframe_get_field(fde->rep_size, struct sframe_fda_v3, rep_size, addr,
-				 efault);
-		fde->fres_addr += sizeof(struct sframe_fda_v3);
+		unsafe_get_user(fde->fres_num, &a->fres_num, efault);
+		unsafe_get_user(fde->info, &a->info, efault);
+		unsafe_get_user(fde->info2, &a->info2, efault);
+		unsafe_get_user(fde->rep_size, &a->rep_size, efault);
+		fde->fres_addr += sizeof(*a);
 	}
 
 	if (SFRAME_FDE_INFO_FRE_TYPE(fde->info) > SFRAME_FRE_TYPE_ADDR4)
@@ -871,6 +867,7 @@ int sframe_section_init(struct sframe_section *sec, enum sframe_reason *reason)
 	struct sframe_header h;
 	unsigned int fde_size;
 	u8 all_flags;
+
 	if (reason)
 		*reason = SFRAME_R_NONE;
 	if (sec->sframe_start >= sec->sframe_end ||

@@ -78,7 +78,6 @@ static struct sfb_sec amd64_sec(u8 version)
 	return sfb_amd64_sec(version, SORTED | PCREL, TEXT_START, fdes);
 }
 
-
 /* The 2 bytes of padding that end a V2 FDE: nothing reads them */
 static bool v2_padding(size_t off)
 {
@@ -86,6 +85,7 @@ static bool v2_padding(size_t off)
 	       off < lay.fdes + sec.num_fdes * sec.fde_size &&
 	       (off - lay.fdes) % sec.fde_size >= 18;
 }
+
 /*
  * Whatever byte faults, and whenever, a lookup gives the right rule or
  * -EFAULT: never -EBADMSG.  The same for validate and init.

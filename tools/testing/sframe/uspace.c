@@ -270,7 +270,8 @@ int sim_get_user(void *to, const void *from, unsigned long n)
 
 	if (!window_open || addr < window_start || addr + n < addr ||
 	    addr + n > window_end) {
-		fprintf(stderr, "uspace: unsafe_get_user(%#lx, %lu) outside the user access window [%#lx, %#lx)%s\n",
+		fprintf(stderr,
+			"uspace: unsafe_get_user(%#lx, %lu) outside the window [%#lx, %#lx)%s\n",
 			addr, n, window_start, window_end,
 			window_open ? "" : " (closed)");
 		exit(2);

@@ -612,8 +612,8 @@ int main(int argc, char **argv)
 			"no PT_GNU_SFRAME: build with binutils >= 2.46, -Wa,--gsframe\n");
 		return 1;
 	}
-	if ((states[1] || states[2]) && (sf.writable ||
-			  madvise((void *)sf.page, sf.len, MADV_DONTNEED))) {
+	if ((states[1] || states[2]) &&
+	    (sf.writable || madvise((void *)sf.page, sf.len, MADV_DONTNEED))) {
 		fprintf(stderr, "cannot drop the pages of .sframe (%#lx+%#lx)%s\n",
 			sf.page, sf.len, sf.writable ? ": writable segment" : "");
 		return 1;
@@ -638,7 +638,7 @@ int main(int argc, char **argv)
 		for (p = 0; p < pages; p++)
 			left += vec[p] & 1;
 		/* A page that another mapping of the file shares stays */
-		printf("# evict: %lu of the %lu pages of .sframe left in the page cache by POSIX_FADV_DONTNEED\n",
+		printf("# evict: %lu of %lu .sframe pages cached after POSIX_FADV_DONTNEED\n",
 		       left, pages);
 	}
 

@@ -14,9 +14,9 @@
  * kernel/unwind/user.c does for 8 frames in one object, and releases
  * it.  "cache on" is the default; "cache off" is sframe.rule_cache=0,
  * where every frame is a full sframe_find() in the section.  User memory
- * is this process's memory and copy_from_user() is memcpy(): a real
- * kernel adds STAC/CLAC and the exception table to every read, that is
- * to the cache-off figures.
+ * is this process's memory and unsafe_get_user() a load: a real kernel
+ * adds a STAC/CLAC pair to every lookup, that is to the cache-off
+ * figures.
  *
  * A third row calls sframe_find() alone, each thread on its own copy of
  * struct sframe_section, no registry: it shares nothing but the section's
@@ -32,7 +32,8 @@
  * with the rules of 256 PCs that share its 64 slots, every field of a
  * rule derived from its PC, while a reader on CPU 0 looks random PCs of
  * the same set up; every hit must return exactly the rule of its PC
- * (the fields that a hit sets: CFA, RA, FP, flags), never a mix of two.  Exit status 1 on a torn or wrong rule.
+ * (the fields that a hit sets: CFA, RA, FP, flags), never a mix of two.
+ * Exit status 1 on a torn or wrong rule.
  *
  * Usage: rcache_bench [-n LOOKUPS]    the table (LOOKUPS per thread and run)
  *        rcache_bench -c [SECONDS]    the torn-read check

@@ -5,9 +5,10 @@
  * (16 to 240 bytes each, 4 FREs each, like -O2 code with a frame).
  *
  * The reader (kernel/unwind/sframe_walk.c) is compiled unchanged; user
- * memory is this process's memory and copy_from_user() is memcpy(), so
- * the figures are the reader's own cost, without the uaccess overhead
- * (STAC/CLAC, exception table) of a real kernel.
+ * memory is this process's memory and unsafe_get_user() a load
+ * (SIM_UACCESS_DIRECT), so the figures are the reader's own cost,
+ * without the uaccess overhead (one STAC/CLAC per lookup) of a real
+ * kernel.
  *
  *   hot:  back-to-back lookups of 4096 random PCs (precomputed), over and
  *         over: the section stays in the caches as far as it fits

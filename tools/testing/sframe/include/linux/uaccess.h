@@ -78,11 +78,12 @@ static inline long copy_from_user_nofault(void *to, const void __user *from,
 #define user_read_access_begin(ptr, len)	((void)(ptr), (void)(len), true)
 #define user_read_access_end()			do { } while (0)
 #define unsafe_get_user(x, ptr, label) do {				\
+	const void *__sim_p = (const void *)(ptr);			\
 	__auto_type __sim_v = (__typeof__(*(ptr)))0;			\
 									\
 	if (0)								\
 		goto label;						\
-	__builtin_memcpy(&__sim_v, (const void *)(ptr), sizeof(__sim_v)); \
+	__builtin_memcpy(&__sim_v, __sim_p, sizeof(__sim_v));		\
 	(x) = __sim_v;							\
 } while (0)
 #else
@@ -94,9 +95,10 @@ int sim_get_user(void *to, const void *from, unsigned long n);
 	sim_user_read_access_begin((const void *)(ptr), len)
 #define user_read_access_end()	sim_user_read_access_end()
 #define unsafe_get_user(x, ptr, label) do {				\
+	const void *__sim_p = (const void *)(ptr);			\
 	__auto_type __sim_v = (__typeof__(*(ptr)))0;			\
 									\
-	if (sim_get_user(&__sim_v, (const void *)(ptr), sizeof(__sim_v))) \
+	if (sim_get_user(&__sim_v, __sim_p, sizeof(__sim_v)))		\
 		goto label;						\
 	(x) = __sim_v;							\
 } while (0)
