@@ -629,7 +629,7 @@ static int __sframe_find(const struct sframe_section *sec, unsigned long pc,
 	if (reason)
 		*reason = SFRAME_R_NONE;
 	rule->fres_read = 0;
-	if (pc < sec->text_start || pc >= sec->text_end)
+	if (pc < sec->text_start || pc >= sec->text_end || !sec->num_fdes)
 		return -ENOENT;
 	/* As copy_from_user_nofault(): not while another mm is loaded */
 	if (nofault && !nmi_uaccess_okay())
