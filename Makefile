@@ -9,7 +9,7 @@ DEV := devtools
 export SFRAME_CACHE ?= /var/cache/sframe-unwind
 
 .PHONY: help root tree patches patches-bisect kernel kernel-perf kunit \
-	kunit-arm64 kunit-s390 kunit-cross vm test harness sframe-diff fuzz selftests \
+	kunit-arm64 kunit-s390 kunit-cross vm test harness sframe-diff sframe-tools sframe-gen-check fuzz selftests \
 	bench-walker test-vm demo-defer bench-mmap perf demo bench mutants stress clean distclean
 
 help:
@@ -18,6 +18,8 @@ help:
 	@echo "make vm CMD='...'    run CMD in the debug VM kernel (exit status = CMD's)"
 	@echo "make harness         the userspace harness level (unit tests, fuzz smoke, sframe-diff)"
 	@echo "make sframe-diff [FILES='ELF...']  our rule vs libsframe's at every PC (default: the corpus)"
+	@echo "make sframe-tools    build build/sframe/: sframe-gen, sframe-audit.so, sframe-run"
+	@echo "make sframe-gen-check [FILES='ELF...']  sframe-gen's output vs libdw's CFI and libsframe at every PC"
 	@echo "make fuzz [SECONDS=N]  libFuzzer on the SFrame reader (default 60 s)"
 	@echo "make mutants [MUTANTS='NN ...']  plant each bug of devtools/mutants/, check that a test level kills it"
 	@echo "make bench           SFrame vs fp vs dwarf: unwind cost, lookup scaling, perf record (VM)"
@@ -103,6 +105,12 @@ harness: root
 
 sframe-diff: root
 	$(DEV)/sframe-diff.sh $(FILES)
+
+sframe-tools: root
+	$(DEV)/sframe-gen-check.sh --build
+
+sframe-gen-check: root
+	$(DEV)/sframe-gen-check.sh $(FILES)
 
 fuzz: root
 	$(DEV)/fuzz.sh $(SECONDS)

@@ -1,0 +1,88 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# sframe-gen-check.sh [--tap] [ELF...]: check what sframe-gen (tools/sframe)
+# generates from the DWARF CFI of ELF objects without .sframe.  For each
+# object, in the sid root: sframe-gen writes its cache file, and
+# sframe_gencheck (tools/sframe/sframe_gencheck.c) looks up every
+# address of the text with the kernel's reader and compares the rule with
+# libdw's CFI at that address and with what libsframe decodes; the
+# addresses the reader has no rule for must be exactly those sframe-gen
+# reported as left out.  Default objects: libc, libstdc++, libm and ld.so
+# of the sid root (x86_64) and of its arm64 cross packages (aarch64), and
+# Debian's zstd of the corpus (its CFI, not its .sframe), which is also
+# compared with the assembler's .sframe (comments: where the two differ,
+# and the first differences).  Last line:
+#
+#	checked N PCs in M functions, K mismatches, U unrepresentable
+#
+# --tap: one TAP line per object.  Exit status non-zero on a mismatch.
+#
+#   sframe-gen-check.sh --build   only build build/sframe (make sframe-tools)
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+B=$REPO/build/sframe
+W=$SFRAME_CACHE/work/sframe-gen-check
+
+inner() {
+	local tap=$1; shift
+	local n=0 fail=0 f line out left pcs=0 fns=0 mism=0 unrep=0
+	mkdir -p "$W"
+	for f in "$@"; do
+		n=$((n + 1))
+		out=$W/$(echo "$f" | tr / _).sframe
+		if ! line=$("$B/sframe-gen" -o "$out" "$f" 2>&1); then
+			echo "not ok $n sframe-gen $f: $line"
+			fail=$((fail + 1))
+			continue
+		fi
+		echo "# $line"
+		left=$(sed -nE 's/.* left out.*\(([0-9]+) of [0-9]+ bytes\).*/\1/p;
+			s/.*rows \(([0-9]+) of [0-9]+ bytes\) left out.*/\1/p' <<<"$line" | head -1)
+		res=$("$B/sframe_gencheck" -a "$f" "$out" 2>&1)
+		rc=$?
+		last=$(tail -n1 <<<"$res")
+		read -r p m k u < <(sed -nE 's/^checked ([0-9]+) PCs in ([0-9]+) functions, ([0-9]+) mismatches, ([0-9]+) unrepresentable$/\1 \2 \3 \4/p' <<<"$last")
+		pcs=$((pcs + ${p:-0})) fns=$((fns + ${m:-0}))
+		mism=$((mism + ${k:-1})) unrep=$((unrep + ${u:-0}))
+		grep -A10 -F -- "$f: vs the assembler" <<<"$res" | sed 's/^/# /'
+		grep -B10 -F -- "$f: vs the assembler" <<<"$res" | grep -E '^  0x' | sed 's/^/# /'
+		if [ $rc = 0 ] && [ "${k:-1}" = 0 ] && [ "${u:-x}" = "${left:-y}" ]; then
+			echo "ok $n sframe-gen $f: $p PCs in $m functions, 0 mismatches, $u unrepresentable (= left out)"
+		else
+			grep -m 12 -A2 MISMATCH <<<"$res" | sed 's/^/# /'
+			echo "not ok $n sframe-gen $f: $last; left out by sframe-gen: ${left:-?}"
+			fail=$((fail + 1))
+		fi
+	done
+	[ "$tap" = 1 ] || true
+	echo "checked $pcs PCs in $fns functions, $mism mismatches, $unrep unrepresentable"
+	[ $fail = 0 ]
+}
+
+build() {
+	"$REPO/devtools/chroot.sh" sh -ec "
+		make -s -C '$REPO/tools/sframe' B='$B' all check-tool"
+}
+
+case ${1:-} in
+--inner) shift; inner "$@"; exit ;;
+--build) build; exit ;;
+esac
+tap=0
+[ "${1:-}" = --tap ] && { tap=1; shift; }
+files=("$@")
+if [ ${#files[@]} = 0 ]; then
+	for d in /usr/lib/x86_64-linux-gnu /usr/aarch64-linux-gnu/lib; do
+		for o in libc.so.6 libstdc++.so.6 libm.so.6; do
+			files+=("$d/$o")
+		done
+	done
+	files+=(/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
+		/usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1)
+	z=$SFRAME_CACHE/work/corpus/v3-x86_64-o2-zstd
+	[ -f "$z" ] && files+=("$z")
+fi
+build || die "building sframe-gen and sframe_gencheck failed"
+"$REPO/devtools/chroot.sh" "$REPO/devtools/sframe-gen-check.sh" --inner "$tap" "${files[@]}"

@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sframe-audit.so: an LD_AUDIT module that gives every ELF object a process
+ * loads without an .sframe section (at start-up and with dlopen()) the
+ * SFrame section sframe-gen generated for it, registered with
+ * prctl(PR_SFRAME), so that the kernel unwinds through it; objects with
+ * .sframe are left to the kernel's discovery.
+ *
+ * For each object, the module reads the ELF program headers, computes the
+ * cache file name from the build ID (sframe_cache.h) and looks for it in
+ * $SFRAME_GEN_CACHE (default $XDG_CACHE_HOME/sframe-gen, or
+ * $HOME/.cache/sframe-gen) and then in /var/cache/sframe-gen.  If it is in
+ * neither and $SFRAME_GEN names the sframe-gen program, it runs
+ * "sframe-gen -q --cache DIR OBJECT" for the first directory and waits.
+ * The file is mapped privately, the section's function starts are made
+ * PC-relative for the load address, and the text of the object is
+ * registered.  la_objclose() unregisters it and unmaps the file.
+ *
+ * Nothing here may disturb the program: every failure is silent, unless
+ * $SFRAME_AUDIT_DEBUG is set, which prints one line per object on stderr.
+ */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <link.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sframe_cache.h"
+
+#ifndef PR_SFRAME
+#define PR_SFRAME		82
+#define PR_SFRAME_REGISTER	1
+#define PR_SFRAME_UNREGISTER	2
+#endif
+
+#ifndef PT_GNU_SFRAME
+#define PT_GNU_SFRAME		0x6474e554
+#endif
+
+#if defined(__x86_64__)
+#define NATIVE_MACHINE		EM_X86_64
+#elif defined(__aarch64__)
+#define NATIVE_MACHINE		EM_AARCH64
+#elif defined(__s390x__)
+#define NATIVE_MACHINE		EM_S390
+#else
+#error "sframe-audit: unsupported architecture"
+#endif
+
+#define MAX_PHDRS		128
+#define MAX_NOTES		65536
+
+/* The uapi struct of PR_SFRAME_REGISTER (include/uapi/linux/prctl.h) */
+struct sfa_prctl {
+	uint64_t	text_start;
+	uint64_t	text_len;
+	uint64_t	sframe_start;
+	uint64_t	sframe_len;
+	uint64_t	flags;
+};
+
+/* What la_objclose() undoes, in the cookie of the object */
+struct sfa_reg {
+	void		*map;
+	size_t		map_len;
+	uint64_t	text_start;
+};
+
+static int debug = -1;
+
+static void say(const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (debug < 0)
+		debug = getenv("SFRAME_AUDIT_DEBUG") != NULL;
+	if (!debug)
+		return;
+	fprintf(stderr, "sframe-audit: %s: ", *name ? name : "(main)");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static int read_at(int fd, void *buf, size_t len, off_t off)
+{
+	return pread(fd, buf, len, off) == (ssize_t)len ? 0 : -1;
+}
+
+/* The object as the cache knows it */
+struct sfa_obj {
+	uint64_t	text_start, text_end;
+	uint8_t		build_id[64];
+	unsigned int	build_id_len;
+	struct stat	st;
+};
+
+/* NT_GNU_BUILD_ID from the PT_NOTE segment at @off (@len bytes) */
+static void find_build_id(int fd, uint64_t off, uint64_t len,
+			  struct sfa_obj *o)
+{
+	static uint8_t buf[MAX_NOTES];
+	size_t at = 0;
+
+	if (len > sizeof(buf) || read_at(fd, buf, len, off))
+		return;
+	while (len - at >= sizeof(Elf64_Nhdr)) {
+		Elf64_Nhdr n;
+		size_t name, desc;
+
+		memcpy(&n, buf + at, sizeof(n));
+		at += sizeof(n);
+		name = (n.n_namesz + 3) & ~3UL;
+		desc = (n.n_descsz + 3) & ~3UL;
+		if (name > len - at || desc > len - at - name)
+			return;
+		if (n.n_type == NT_GNU_BUILD_ID && n.n_namesz == 4 &&
+		    !memcmp(buf + at, "GNU", 4) && n.n_descsz &&
+		    n.n_descsz <= sizeof(o->build_id)) {
+			memcpy(o->build_id, buf + at + name, n.n_descsz);
+			o->build_id_len = n.n_descsz;
+			return;
+		}
+		at += name + desc;
+	}
+}
+
+/* 0: needs a generated section; 1: has .sframe; -1: not for us */
+static int read_obj(int fd, struct sfa_obj *o)
+{
+	Elf64_Phdr ph[MAX_PHDRS];
+	Elf64_Ehdr eh;
+	unsigned int i;
+
+	memset(o, 0, sizeof(*o));
+	if (fstat(fd, &o->st) || !S_ISREG(o->st.st_mode) ||
+	    read_at(fd, &eh, sizeof(eh), 0) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_machine != NATIVE_MACHINE ||
+	    eh.e_phentsize != sizeof(Elf64_Phdr) || !eh.e_phnum ||
+	    eh.e_phnum > MAX_PHDRS ||
+	    read_at(fd, ph, eh.e_phnum * sizeof(ph[0]), eh.e_phoff))
+		return -1;
+	o->text_start = UINT64_MAX;
+	for (i = 0; i < eh.e_phnum; i++) {
+		if (ph[i].p_type == PT_GNU_SFRAME)
+			return 1;
+		if (ph[i].p_type == PT_NOTE && !o->build_id_len)
+			find_build_id(fd, ph[i].p_offset, ph[i].p_filesz, o);
+		if (ph[i].p_type != PT_LOAD || !(ph[i].p_flags & PF_X))
+			continue;
+		if (ph[i].p_vaddr < o->text_start)
+			o->text_start = ph[i].p_vaddr;
+		if (ph[i].p_vaddr + ph[i].p_memsz > o->text_end)
+			o->text_end = ph[i].p_vaddr + ph[i].p_memsz;
+	}
+	return o->text_start < o->text_end ? 0 : -1;
+}
+
+/* The user's cache directory, or NULL */
+static const char *user_cache(char *buf, size_t len)
+{
+	const char *d = getenv("SFRAME_GEN_CACHE"), *x, *h;
+
+	if (d && *d)
+		return d;
+	x = getenv("XDG_CACHE_HOME");
+	h = getenv("HOME");
+	if (x && *x)
+		snprintf(buf, len, "%s/sframe-gen", x);
+	else if (h && *h)
+		snprintf(buf, len, "%s/.cache/sframe-gen", h);
+	else
+		return NULL;
+	return buf;
+}
+
+/*
+ * Run "sframe-gen -q --cache @dir @path" and wait for it; without LD_AUDIT
+ * in its environment, so that it does not load this module in turn.
+ */
+static void generate(const char *dir, const char *path)
+{
+	const char *gen = getenv("SFRAME_GEN");
+	extern char **environ;
+	int status;
+	pid_t pid;
+
+	if (!gen || !*gen || !dir)
+		return;
+	pid = fork();
+	if (pid < 0)
+		return;
+	if (!pid) {
+		char *const argv[] = { (char *)gen, "-q", "--cache",
+				       (char *)dir, (char *)path, NULL };
+		char **env = environ, **e;
+		size_t n = 0;
+
+		for (e = environ; e && *e; e++)
+			n++;
+		env = calloc(n + 1, sizeof(*env));
+		if (!env)
+			_exit(127);
+		for (n = 0, e = environ; e && *e; e++)
+			if (strncmp(*e, "LD_AUDIT=", 9))
+				env[n++] = *e;
+		execve(gen, argv, env);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+}
+
+/* Open the cache file of @o: user cache, system cache, else generate */
+static int open_cache(const char *path, const struct sfa_obj *o)
+{
+	char name[256], file[PATH_MAX], ubuf[PATH_MAX];
+	const char *dirs[2];
+	int i, fd, pass;
+
+	sfg_cache_name(name, sizeof(name), o->build_id, o->build_id_len, &o->st);
+	dirs[0] = user_cache(ubuf, sizeof(ubuf));
+	dirs[1] = "/var/cache/sframe-gen";
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < 2; i++) {
+			if (!dirs[i])
+				continue;
+			snprintf(file, sizeof(file), "%s/%s", dirs[i], name);
+			fd = open(file, O_RDONLY | O_CLOEXEC);
+			if (fd >= 0)
+				return fd;
+		}
+		if (!pass)
+			generate(dirs[0], path);
+	}
+	return -1;
+}
+
+/* Map the cache file @fd for the object @o loaded at @bias, and register */
+static struct sfa_reg *attach(const char *name, int fd,
+			      const struct sfa_obj *o, uint64_t bias)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct sfg_cache_hdr h;
+	struct sfa_prctl args;
+	struct sfa_reg *reg;
+	uint8_t *map, *sec;
+	size_t len;
+
+	if (read_at(fd, &h, sizeof(h), 0) ||
+	    memcmp(h.magic, SFG_CACHE_MAGIC, sizeof(h.magic)) ||
+	    h.version != SFG_CACHE_VERSION || h.hdr_size < sizeof(h) ||
+	    h.sframe_size > (1UL << 30) ||
+	    h.text_start != o->text_start || h.text_end != o->text_end ||
+	    h.obj_size != (uint64_t)o->st.st_size ||
+	    h.build_id_len != o->build_id_len ||
+	    memcmp(h.build_id, o->build_id, o->build_id_len)) {
+		say(name, "cache file does not match the object");
+		return NULL;
+	}
+	len = h.hdr_size + h.sframe_size;
+	/* Populated: the kernel reads it in NMI context, without faulting */
+	map = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	if (map == MAP_FAILED) {
+		say(name, "mmap: %s", strerror(errno));
+		return NULL;
+	}
+	sec = map + h.hdr_size;
+	if (sfg_cache_relocate(sec, h.sframe_size, bias, (uintptr_t)sec) ||
+	    mprotect(map, len, PROT_READ)) {
+		say(name, "bad cache file");
+		goto unmap;
+	}
+	args = (struct sfa_prctl){
+		.text_start = (bias + o->text_start) & ~(uint64_t)(page - 1),
+		.sframe_start = (uintptr_t)sec,
+		.sframe_len = h.sframe_size,
+	};
+	args.text_len = ((bias + o->text_end + page - 1) & ~(uint64_t)(page - 1)) -
+			args.text_start;
+	if (prctl(PR_SFRAME, PR_SFRAME_REGISTER, &args, sizeof(args), 0)) {
+		say(name, "prctl(PR_SFRAME): %s", strerror(errno));
+		goto unmap;
+	}
+	reg = malloc(sizeof(*reg));
+	if (!reg) {
+		args = (struct sfa_prctl){ .text_start = args.text_start };
+		prctl(PR_SFRAME, PR_SFRAME_UNREGISTER, &args, sizeof(args), 0);
+		goto unmap;
+	}
+	*reg = (struct sfa_reg){ map, len, args.text_start };
+	say(name, "registered %#llx-%#llx with %llu bytes of SFrame",
+	    (unsigned long long)args.text_start,
+	    (unsigned long long)(args.text_start + args.text_len),
+	    (unsigned long long)h.sframe_size);
+	return reg;
+unmap:
+	munmap(map, len);
+	return NULL;
+}
+
+unsigned int la_version(unsigned int version)
+{
+	return version < LAV_CURRENT ? version : LAV_CURRENT;
+}
+
+unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie)
+{
+	const char *path = map->l_name;
+	char exe[PATH_MAX];
+	struct sfa_obj o;
+	int fd, kind, saved = errno;
+	ssize_t n;
+
+	(void)lmid;
+	*cookie = 0;
+	if (!*path) {
+		/* The main program: by its name, which sframe-gen opens too */
+		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		if (n <= 0)
+			goto out;
+		exe[n] = 0;
+		path = exe;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		goto out;
+	kind = read_obj(fd, &o);
+	close(fd);
+	if (kind) {
+		if (kind > 0)
+			say(map->l_name, "has .sframe");
+		goto out;
+	}
+	fd = open_cache(path, &o);
+	if (fd < 0) {
+		say(map->l_name, "no generated SFrame");
+		goto out;
+	}
+	*cookie = (uintptr_t)attach(map->l_name, fd, &o, map->l_addr);
+	close(fd);
+out:
+	errno = saved;
+	return 0;
+}
+
+unsigned int la_objclose(uintptr_t *cookie)
+{
+	struct sfa_reg *reg = (struct sfa_reg *)*cookie;
+	struct sfa_prctl args = { 0 };
+
+	if (!reg)
+		return 0;
+	args.text_start = reg->text_start;
+	prctl(PR_SFRAME, PR_SFRAME_UNREGISTER, &args, sizeof(args), 0);
+	munmap(reg->map, reg->map_len);
+	free(reg);
+	*cookie = 0;
+	return 0;
+}
