@@ -8,8 +8,11 @@
 # address of the text with the kernel's reader and compares the rule with
 # libdw's CFI at that address and with what libsframe decodes; the
 # addresses the reader has no rule for must be exactly those sframe-gen
-# reported as left out.  Default objects: libc, libstdc++, libm and ld.so
-# of the sid root (x86_64) and of its arm64 cross packages (aarch64), and
+# reported as left out.  Big-endian (s390x) objects are checked by a
+# static s390x build under qemu-s390x, which reads libdw's rows from a file
+# the host writes (sframe_gencheck -o / -r).  Default objects: libc,
+# libstdc++, libm and ld.so of the sid root (x86_64) and of its arm64
+# cross packages (aarch64), libc and ld64.so.1 of its s390x ones, and
 # Debian's zstd of the corpus (its CFI, not its .sframe), which is also
 # compared with the assembler's .sframe (comments: where the two differ,
 # and the first differences).  Last line:
@@ -40,7 +43,14 @@ inner() {
 		echo "# $line"
 		left=$(sed -nE 's/.* left out.*\(([0-9]+) of [0-9]+ bytes\).*/\1/p;
 			s/.*rows \(([0-9]+) of [0-9]+ bytes\) left out.*/\1/p' <<<"$line" | head -1)
-		res=$("$B/sframe_gencheck" -a "$f" "$out" 2>&1)
+		if [ "$(od -An -tu1 -j5 -N1 "$f" | tr -d ' ')" = 2 ]; then
+			# big-endian: libdw's rows here, the check under qemu
+			"$B/sframe_gencheck" -o "$out.rows" "$f" "$out" >/dev/null
+			res=$(qemu-s390x "$B/s390x/sframe_gencheck_rows" -r "$out.rows" \
+				"$f" "$out" 2>&1)
+		else
+			res=$("$B/sframe_gencheck" -a "$f" "$out" 2>&1)
+		fi
 		rc=$?
 		last=$(tail -n1 <<<"$res")
 		read -r p m k u < <(sed -nE 's/^checked ([0-9]+) PCs in ([0-9]+) functions, ([0-9]+) mismatches, ([0-9]+) unrepresentable$/\1 \2 \3 \4/p' <<<"$last")
@@ -63,7 +73,12 @@ inner() {
 
 build() {
 	"$REPO/devtools/chroot.sh" sh -ec "
-		make -s -C '$REPO/tools/sframe' B='$B' all check-tool"
+		make -s -C '$REPO/tools/sframe' B='$B' all check-tool
+		mkdir -p '$B/s390x/inc'
+		ln -sf /usr/include/sframe.h /usr/include/sframe-api.h '$B/s390x/inc/'
+		make -s -C '$REPO/tools/sframe' B='$B/s390x' CC=s390x-linux-gnu-gcc \
+			LDFLAGS=-static LIBSFRAME_CFLAGS='-I$B/s390x/inc' \
+			LDLIBS_SFRAME='-L/usr/lib/s390x-linux-gnu -lsframe' check-rows"
 }
 
 case ${1:-} in
@@ -80,7 +95,9 @@ if [ ${#files[@]} = 0 ]; then
 		done
 	done
 	files+=(/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
-		/usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1)
+		/usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1
+		/usr/s390x-linux-gnu/lib/libc.so.6
+		/usr/s390x-linux-gnu/lib/ld64.so.1)
 	z=$SFRAME_CACHE/work/corpus/v3-x86_64-o2-zstd
 	[ -f "$z" ] && files+=("$z")
 fi

@@ -28,17 +28,30 @@
  * These are reported, with the first differences, not counted as
  * mismatches: the assembler's section is not the reference.
  *
+ * Big-endian objects (s390x) are checked by a build for their machine, run
+ * under qemu-user, which has no libdw: the host writes libdw's rows to a
+ * file with -o (nothing else is checked then), and that build reads them
+ * with -r instead of asking libdw (built with -DGENCHECK_ROWS_ONLY).
+ *
  * Usage: sframe_gencheck [-v] [-a] ELF CACHE-FILE [ELF CACHE-FILE]...
+ *        sframe_gencheck -o ROWS ELF CACHE-FILE
+ *        sframe_gencheck -r ROWS ELF CACHE-FILE
  */
-#include <dwarf.h>
-#include <elfutils/libdw.h>
+#include <byteswap.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#ifndef GENCHECK_ROWS_ONLY
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <gelf.h>
+#endif
 
 #include "sframe_cache.h"
 #include "diff_lib.h"
@@ -68,6 +81,7 @@ static void mismatch(const char *path, unsigned long pc, const char *what,
 	mismatches++;
 }
 
+#ifndef GENCHECK_ROWS_ONLY
 /* DWARF registers of the oracle: SP, FP, RA */
 struct regs {
 	unsigned int	sp, fp, ra;
@@ -253,6 +267,8 @@ out:
 	return ret;
 }
 
+#endif /* GENCHECK_ROWS_ONLY */
+
 /* The reader's rule, without what only says how it was encoded */
 static char *fmt_rule(struct sframe_rule *rule, char *buf, size_t len)
 {
@@ -385,38 +401,182 @@ static void compare_asm(const char *path, struct sframe_section *gen,
 	elfsec_close(&e);
 }
 
+/* Where the expected rules come from: libdw, or a file of rows */
+struct source {
+#ifndef GENCHECK_ROWS_ONLY
+	Dwarf_CFI	*cfi[2];
+	struct regs	regs;
+#endif
+	FILE		*in;		/* -r: rows "START END KIND RULE" */
+	FILE		*out;		/* -o: write them */
+	bool		have;		/* a row read from @in */
+	unsigned long	start, end;
+	int		kind;		/* 0: a rule, 1: an expression */
+	char		text[SFB_RULE_LEN + 64];
+};
+
+static const char *rows_file, *rows_mode;
+
+/*
+ * The expected rule at @pc, as text in @text, and the end of the range it
+ * holds for: 0, 1 for a rule without SFrame form, -1 for no CFI.
+ */
+static int expect(struct source *src, unsigned long pc, char *text,
+		  size_t len, unsigned long *end)
+{
+	if (src->in) {
+		while (!src->have || pc >= src->end) {
+			char line[sizeof(src->text) + 64];
+			int n = 0;
+
+			if (!fgets(line, sizeof(line), src->in)) {
+				*end = ULONG_MAX;
+				return -1;
+			}
+			line[strcspn(line, "\n")] = 0;
+			if (sscanf(line, "%lx %lx %d %n", &src->start, &src->end,
+				   &src->kind, &n) < 3 || !n)
+				continue;
+			snprintf(src->text, sizeof(src->text), "%s", line + n);
+			src->have = true;
+		}
+		if (pc < src->start) {
+			*end = src->start;
+			return -1;
+		}
+		snprintf(text, len, "%s", src->text);
+		*end = src->end;
+		return src->kind;
+	}
+#ifndef GENCHECK_ROWS_ONLY
+	{
+		struct sframe_rule want;
+		Dwarf_Addr e;
+		int o = oracle(src->cfi, &src->regs, pc, &want, &e);
+
+		*end = o < 0 ? pc + 1 : e;
+		fmt_rule(&want, text, len);
+		if (src->out && o >= 0)
+			fprintf(src->out, "%lx %lx %d %s\n", pc, *end, o, text);
+		return o;
+	}
+#else
+	return -1;
+#endif
+}
+
+/* Open the source of expected rules for @path */
+static bool source_open(const char *path, struct source *src, void **elfp,
+			void **dwp)
+{
+	memset(src, 0, sizeof(*src));
+	*elfp = *dwp = NULL;
+	if (rows_mode && *rows_mode == 'r') {
+		src->in = fopen(rows_file, "r");
+		return src->in != NULL;
+	}
+#ifndef GENCHECK_ROWS_ONLY
+	{
+		GElf_Ehdr eh;
+		Elf *elf;
+		Dwarf *dw;
+		int fd;
+
+		elf_version(EV_CURRENT);
+		fd = open(path, O_RDONLY);
+		elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ_MMAP, NULL);
+		*elfp = elf;
+		if (!elf || !gelf_getehdr(elf, &eh) ||
+		    !oracle_regs(eh.e_machine, &src->regs))
+			return false;
+		src->cfi[0] = dwarf_getcfi_elf(elf);
+		dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+		*dwp = dw;
+		if (dw)
+			src->cfi[1] = dwarf_getcfi(dw);
+		if (rows_mode && *rows_mode == 'o') {
+			src->out = fopen(rows_file, "w");
+			return src->out != NULL;
+		}
+		return true;
+	}
+#else
+	(void)path;
+	return false;
+#endif
+}
+
+static void source_close(struct source *src, void *elf, void *dw)
+{
+	if (src->in)
+		fclose(src->in);
+	if (src->out)
+		fclose(src->out);
+#ifndef GENCHECK_ROWS_ONLY
+	if (dw)
+		dwarf_end(dw);
+	if (elf)
+		elf_end(elf);
+#else
+	(void)elf;
+	(void)dw;
+#endif
+}
+
+/* The cache header, in the byte order of the machine that wrote it */
+static void hdr_native(struct sfg_cache_hdr *h)
+{
+	if (h->version == SFG_CACHE_VERSION)
+		return;
+	h->version = bswap_32(h->version);
+	h->hdr_size = bswap_32(h->hdr_size);
+	h->sframe_size = bswap_64(h->sframe_size);
+	h->text_start = bswap_64(h->text_start);
+	h->text_end = bswap_64(h->text_end);
+	h->obj_size = bswap_64(h->obj_size);
+	h->build_id_len = bswap_32(h->build_id_len);
+}
+
 static void check(const char *path, const char *cache)
 {
 	char a[SFB_RULE_LEN + 64], b[SFB_RULE_LEN + 64];
+	unsigned long pc, end, u0 = unrepresentable, c0 = checked;
+	unsigned long k0 = mismatches;
 	struct sframe_section sec = { 0 };
-	const struct sfg_cache_hdr *h;
-	unsigned long pc, u0 = unrepresentable, c0 = checked, k0 = mismatches;
-	Dwarf_CFI *cfi[2] = { NULL, NULL };
+	struct sfg_cache_hdr *h;
 	enum sframe_reason why;
 	uint8_t *file, *buf;
-	Dwarf *dw = NULL;
-	struct regs regs;
-	Elf *elf = NULL;
-	GElf_Ehdr eh;
+	void *elf = NULL, *dw = NULL;
+	struct source src = { 0 };
 	size_t size;
-	int fd;
 
 	uspace_reset();
 	file = read_file(cache, &size);
-	h = (const void *)file;
+	h = (void *)file;
+	if (file && size >= sizeof(*h))
+		hdr_native(h);
 	if (!file || size < sizeof(*h) || memcmp(h->magic, SFG_CACHE_MAGIC, 8) ||
 	    h->hdr_size > size || h->sframe_size > size - h->hdr_size) {
 		mismatch(path, 0, "cache file", cache, "unreadable");
 		free(file);
 		return;
 	}
+	if (!source_open(path, &src, &elf, &dw)) {
+		mismatch(path, 0, "CFI", path, "unreadable");
+		goto out;
+	}
+	if (src.out) {
+		/* -o: libdw's rows only, for a check on another machine */
+		for (pc = h->text_start; pc < h->text_end; pc = end)
+			expect(&src, pc, b, sizeof(b), &end);
+		goto out;
+	}
 	buf = file + h->hdr_size;
 	size = h->sframe_size;
 	sec_addr = ((h->text_end + 0xfffff) & ~0xfffffUL) + 0x4000000;
 	if (sfg_cache_relocate(buf, size, 0, SEC_ADDR)) {
 		mismatch(path, 0, "relocation", cache, "failed");
-		free(file);
-		return;
+		goto out;
 	}
 	uspace_map(SEC_ADDR, buf, size);
 	sec.sframe_start = SEC_ADDR;
@@ -431,30 +591,13 @@ static void check(const char *path, const char *cache)
 	functions += sec.num_fdes;
 	check_libsframe(path, &sec, buf, size);
 
-	elf_version(EV_CURRENT);
-	fd = open(path, O_RDONLY);
-	elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || !gelf_getehdr(elf, &eh) ||
-	    !oracle_regs(eh.e_machine, &regs)) {
-		mismatch(path, 0, "ELF", path, "unreadable");
-		goto out;
-	}
-	cfi[0] = dwarf_getcfi_elf(elf);
-	dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
-	if (dw)
-		cfi[1] = dwarf_getcfi(dw);
-
 	for (pc = h->text_start; pc < h->text_end;) {
-		struct sframe_rule want, got;
-		Dwarf_Addr end;
+		struct sframe_rule got;
 		int o, r;
 
-		o = oracle(cfi, &regs, pc, &want, &end);
-		if (o < 0)
-			end = pc + 1;
+		o = expect(&src, pc, b, sizeof(b), &end);
 		if (end > h->text_end)
 			end = h->text_end;
-		fmt_rule(&want, b, sizeof(b));
 		for (; pc < end; pc++) {
 			r = sframe_find(&sec, pc, &got, &why);
 			if (o < 0) {
@@ -494,10 +637,7 @@ static void check(const char *path, const char *cache)
 	if (asm_cmp)
 		compare_asm(path, &sec, buf, size);
 out:
-	if (dw)
-		dwarf_end(dw);
-	if (elf)
-		elf_end(elf);
+	source_close(&src, elf, dw);
 	free(file);
 }
 
@@ -505,16 +645,25 @@ int main(int argc, char **argv)
 {
 	int i;
 
-	while (argc > 1 && (!strcmp(argv[1], "-v") || !strcmp(argv[1], "-a"))) {
-		if (argv[1][1] == 'v')
+	while (argc > 1 && argv[1][0] == '-') {
+		if (!strcmp(argv[1], "-v")) {
 			verbose = 1;
-		else
+		} else if (!strcmp(argv[1], "-a")) {
 			asm_cmp = 1;
+		} else if ((!strcmp(argv[1], "-o") || !strcmp(argv[1], "-r")) &&
+			   argc > 2) {
+			rows_mode = argv[1] + 1;
+			rows_file = argv[2];
+			argv++;
+			argc--;
+		} else {
+			break;
+		}
 		argv++;
 		argc--;
 	}
-	if (argc < 3 || (argc - 1) % 2) {
-		fprintf(stderr, "usage: sframe_gencheck [-v] [-a] ELF CACHE-FILE...\n");
+	if (argc < 3 || (argc - 1) % 2 || (rows_mode && argc != 3)) {
+		fprintf(stderr, "usage: sframe_gencheck [-v] [-a] [-o|-r ROWS] ELF CACHE-FILE...\n");
 		return 2;
 	}
 	for (i = 1; i < argc; i += 2)
