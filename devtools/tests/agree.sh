@@ -6,10 +6,14 @@
 # of one run of PROGRAM, Debian's zstd built -O2 -fomit-frame-pointer
 # -Wa,--gsframe, compressing and decompressing INPUT. Two steps:
 #
-#   agree.sh record PERF PROGRAM INPUT DATA   in the VM: record DATA
-#   agree.sh analyze PERF DATA PROGRAM        on the host (in the sid
+#   agree.sh record PERF PROGRAM INPUT DATA [RUN]   in the VM: record DATA
+#   agree.sh analyze PERF DATA PROGRAM [--libs]     on the host (in the sid
 #                                             root, which is the guest's
 #                                             root filesystem): compare
+#
+# RUN, if given, is sframe-run (tools/sframe): the program then runs with
+# SFrame generated from the CFI of the libraries it loads, and analyze
+# --libs also compares the faults whose instruction is in a library.
 #
 # Only the recording needs the patched kernel; perf script's DWARF
 # unwinding and the comparison run natively, not under TCG.
@@ -21,43 +25,47 @@
 # the same fault.
 #
 # A pair counts where the DWARF chain is complete (reaches main) and the
-# faulting instruction is in PROGRAM (Debian's libc has no .sframe, so the
-# kernel cannot unwind from inside it, by design). For those pairs the
+# faulting instruction is in PROGRAM, or, with --libs, anywhere (Debian's
+# libc has no .sframe: the kernel unwinds from inside it only with the
+# SFrame that sframe-run generates). For those pairs the
 # chains must agree exactly from the faulting IP down to main(): same
 # addresses (libdw reports a caller's address as return address - 1).
 # analyze prints the counts and "agreement P%"; exits 0 if P >= 99.
 set -euo pipefail
 usage() {
-	echo "usage: agree.sh record PERF PROGRAM INPUT DATA | analyze PERF DATA PROGRAM" >&2
+	echo "usage: agree.sh record PERF PROGRAM INPUT DATA [RUN] | analyze PERF DATA PROGRAM [--libs]" >&2
 	exit 2
 }
 [ $# -ge 4 ] || usage
 mode=$1 perf=$2
 
 if [ "$mode" = record ]; then
-	[ $# = 5 ] || usage
-	prog=$3 input=$4 data=$5 tmp=/tmp/sframe-agree
+	[ $# = 5 ] || [ $# = 6 ] || usage
+	prog=$3 input=$4 data=$5 run=${6:-} tmp=/tmp/sframe-agree
 	rm -rf "$tmp"
 	mkdir -p "$tmp"
 	echo 1 >/proc/sys/kernel/sframe_unwind
-	"$prog" -q -f -3 "$input" -o "$tmp/warm.zst"	# page cache
+	# page cache (and sframe-run's cache of generated sections)
+	export SFRAME_GEN_CACHE=$tmp/sframe-gen-cache
+	$run "$prog" -q -f -3 "$input" -o "$tmp/warm.zst"
 	# perf.data on the tmpfs: perf record cannot write it to 9p
 	"$perf" record -q -m 16M -o "$tmp/perf.data" --call-graph sframe \
 		-e page-faults/period=1/u \
 		-e exceptions:page_fault_user/call-graph=dwarf,stack-size=16384/ \
-		-- /bin/sh -c "'$prog' -q -f -6 '$input' -o '$tmp/in.zst' &&
-			'$prog' -q -f -d '$tmp/in.zst' -o '$tmp/out'" 2>"$tmp/err" ||
+		-- /bin/sh -c "$run '$prog' -q -f -6 '$input' -o '$tmp/in.zst' &&
+			$run '$prog' -q -f -d '$tmp/in.zst' -o '$tmp/out'" 2>"$tmp/err" ||
 		{ cat "$tmp/err"; exit 1; }
 	cmp -s "$input" "$tmp/out" || { echo "zstd round trip failed"; exit 1; }
 	cp "$tmp/perf.data" "$data"
 	exit 0
 fi
-[ "$mode" = analyze ] && [ $# = 4 ] || usage
-data=$3 name=$(basename "$4")
+[ "$mode" = analyze ] && { [ $# = 4 ] || [ $# = 5 ]; } || usage
+data=$3 name=$(basename "$4") libs=0
+[ "${5:-}" = --libs ] && libs=1
 "$perf" script -i "$data" --no-inline --comms "$name" -F event,tid,ip,sym,dso \
 	2>/dev/null >"$data.script"
 
-awk -v prog="$name" '
+awk -v prog="$name" -v libs=$libs '
 # user addresses fit in the 53 bits of an awk number
 function hex(x,    i, v) {
 	v = 0
@@ -104,21 +112,24 @@ END {
 			total++
 			nd = split(chain["pf_dwarf", t, k], d, "\n")
 			ns = split(chain["pf_sframe", t, k], s, "\n")
-			# the faulting IP must be in the program
+			# the faulting IP must be in the program, unless --libs
 			split(d[1], f, " ")
-			if (index(f[3], "/" prog ")") == 0) { in_lib++; continue }
+			lib = index(f[3], "/" prog ")") == 0
+			if (lib) in_lib++
+			if (lib && !libs) continue
 			# the DWARF chain must be complete
 			main_at = 0
 			for (i = 1; i <= nd; i++) { split(d[i], f, " "); if (f[2] == "main") { main_at = i; break } }
 			if (!main_at) { incomplete++; continue }
 			compared++
+			if (lib) lib_compared++
 			ok = ns >= main_at
 			for (i = 1; ok && i <= main_at; i++) {
 				split(d[i], f, " "); split(s[i], g, " ")
 				want = hex(f[1]) + (i > 1 ? 1 : 0)
 				if (hex(g[1]) != want) ok = 0
 			}
-			if (ok) agree++
+			if (ok) { agree++; if (lib) lib_agree++ }
 			else if (shown++ < 3) {
 				printf "disagreement (tid %s, fault %d):\n  dwarf:  %s\n  sframe: %s\n", t, k,
 					chain["pf_dwarf", t, k], chain["pf_sframe", t, k]
@@ -126,7 +137,7 @@ END {
 		}
 	}
 	pct = compared ? 100 * agree / compared : 0
-	printf "faults sampled: %d; faulting IP in a library: %d; DWARF chain incomplete: %d\n", total, in_lib, incomplete
+	printf "faults sampled: %d; faulting IP in a library: %d%s; DWARF chain incomplete: %d\n", total, in_lib, libs ? sprintf(" (compared: %d, agree: %d)", lib_compared, lib_agree) : " (not compared)", incomplete
 	printf "compared: %d, agree exactly down to main: %d, agreement %.2f%%\n", compared, agree, pct
 	exit !(compared >= 100 && pct >= 99 && !mismatch_counts)
 }' "$data.script"

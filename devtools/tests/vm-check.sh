@@ -7,8 +7,12 @@
 #   - one line per KUnit case that ran at boot (sframe, sframe_registry),
 #     from the KTAP in the console log;
 #   - perf's shell test of --call-graph sframe;
-#   - the SFrame/DWARF agreement on Debian's zstd (the comparison runs
-#     here, natively, in the sid root that was the guest's root);
+#   - the SFrame/DWARF agreement on Debian's zstd, run with sframe-run,
+#     faults inside libc included (the comparison runs here, natively,
+#     in the sid root that was the guest's root);
+#   - libc_walk: samples inside qsort() and its callback carry the exact
+#     chain with sframe-run (Debian's perf, fp,defer), libc registered
+#     through prctl() (/proc/self/sframe);
 #   - the kselftests' own TAP;
 #   - the 60-second soak (devtools/stress.sh check: its summary as
 #     comments, its checks as TAP lines).
@@ -70,11 +74,41 @@ else
 		tap FAIL "$desc: recording failed (build/vm/agree-record.log)"
 	elif "$REPO/devtools/chroot.sh" "$REPO/devtools/tests/agree.sh" analyze \
 		"$REPO/build/perf/perf" "$out/agree.data" "$REPO/build/agree/zstd" \
-		>"$out/agree.log" 2>&1; then
+		--libs >"$out/agree.log" 2>&1; then
 		tap OK "$desc: $(tail -n1 "$out/agree.log") (recorded in $(cat "$out/agree.time"))"
 	else
 		tap FAIL "$desc: $(tail -n1 "$out/agree.log") (build/vm/agree.log)"
 	fi
+	echo "# $(tail -n2 "$out/agree.log" | head -n1)"
+	# faults inside libraries were compared, and agreed
+	lib=$(sed -nE 's/.*in a library: [0-9]+ \(compared: ([0-9]+), agree: ([0-9]+)\).*/\1 \2/p' "$out/agree.log")
+	read -r lc la <<<"${lib:-0 0}"
+	if [ "$lc" -ge 100 ] && [ $((la * 100)) -ge $((lc * 99)) ]; then
+		tap OK "$desc: faults inside libc, under sframe-run: $la of $lc agree"
+	else
+		tap FAIL "$desc: faults inside libc, under sframe-run: $la of $lc agree (build/vm/agree.log)"
+	fi
+fi
+
+# libc_walk: qsort() calling back into the program, memcpy(), getppid()
+desc="libc_walk under sframe-run, Debian's perf fp,defer"
+if ! [ -s "$out/libc-walk-run.script" ]; then
+	tap FAIL "$desc: no recording (build/vm/libc-walk.log)"
+else
+	if grep -qE ' ok +prctl .*/libc\.so\.6$' "$out/libc-walk-proc.txt"; then
+		tap OK "$desc: libc registered with prctl() ($(grep -cE ' prctl ' "$out/libc-walk-proc.txt") objects in /proc/self/sframe)"
+	else
+		tap FAIL "$desc: libc not registered (build/vm/libc-walk-proc.txt)"
+	fi
+	if "$REPO/devtools/libc-walk/check.sh" "$out/libc-walk-run.script" >"$out/libc-walk-check.log" 2>&1; then
+		tap OK "$desc: $(tail -n1 "$out/libc-walk-check.log") (in $(cat "$out/libc-walk.time"))"
+	else
+		tap FAIL "$desc: $(tail -n1 "$out/libc-walk-check.log") (build/vm/libc-walk-check.log)"
+	fi
+	echo "# with sframe-run: $(tail -n2 "$out/libc-walk-check.log" | head -n1)"
+	"$REPO/devtools/libc-walk/check.sh" "$out/libc-walk-plain.script" >"$out/libc-walk-plain.log" 2>&1
+	echo "# without sframe-run: $(tail -n1 "$out/libc-walk-plain.log"); $(tail -n2 "$out/libc-walk-plain.log" | head -n1)"
+	echo "# start-up (guest ms, TCG): $(tr '\n' ' ' <"$out/libc-walk-start.txt")"
 fi
 
 if ! [ -d "$out/stress" ]; then

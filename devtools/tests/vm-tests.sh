@@ -4,7 +4,9 @@
 # Runs inside the debug VM (devtools/test.sh level "vm"): only what needs
 # the patched kernel. It saves the kernel's release and configuration,
 # runs perf's shell test of --call-graph sframe, records the SFrame/DWARF
-# agreement run, runs the feature's kselftests and a 60-second soak
+# agreement run (under sframe-run, so that faults inside libc unwind
+# through SFrame generated from its CFI), records libc_walk with Debian's
+# perf and fp,defer, runs the feature's kselftests and a 60-second soak
 # (devtools/stress.sh, as make stress runs it longer), all into build/vm/.
 # devtools/tests/vm-check.sh turns that into TAP on the host afterwards:
 # in this guest (TCG, KASAN, kmemleak) every exec costs about half a
@@ -28,9 +30,18 @@ if [ -x "$perf" ]; then
 		"$perf" test -vv 'perf record --call-graph sframe') >"$out/perf-test.log" 2>&1
 	lap >"$out/perf-test.time"
 	"$repo/devtools/tests/agree.sh" record "$perf" "$repo/build/agree/zstd" \
-		"$repo/build/agree/input" "$out/agree.data" >"$out/agree-record.log" 2>&1 ||
+		"$repo/build/agree/input" "$out/agree.data" \
+		"$repo/build/sframe/sframe-run" >"$out/agree-record.log" 2>&1 ||
 		echo "exit status $?" >>"$out/agree-record.log"
 	lap >"$out/agree.time"
+fi
+
+# libc_walk under sframe-run and without, Debian's perf, fp,defer
+if [ -x "$repo/build/libc-walk/libc_walk" ]; then
+	lap >/dev/null
+	"$repo/devtools/libc-walk/guest.sh" "$repo/build/libc-walk/libc_walk" \
+		"$out" >"$out/libc-walk.log" 2>&1
+	lap >"$out/libc-walk.time"
 fi
 
 # The feature's kselftests (TAP, as they print it)
