@@ -6,7 +6,9 @@
 # no frame pointers, with SFrame, one shared library), boots the VM and
 # records the workload with perf --call-graph sframe, fp and dwarf at the
 # same sampling rate; prints a side-by-side table and the top call chains
-# of the SFrame run. REPEAT=N runs each mode N times (medians; default 3).
+# of the SFrame run, and a row for libc_walk (devtools/libc-walk/), whose
+# samples land inside Debian's libc, with and without sframe-run
+# (tools/sframe). REPEAT=N runs each mode N times (medians; default 3).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 need_root "the demo (toolchain root, VM)"
@@ -17,13 +19,23 @@ repeat=${REPEAT:-3}
 "$REPO/devtools/kbuild.sh" perf >/dev/null
 perf=$("$REPO/devtools/perf.sh")
 "$REPO/devtools/demo/build.sh" "$out"
+"$REPO/devtools/libc-walk/build.sh" "$out/libc-walk"
 
 msg "booting the VM (non-debug kernel) and recording the workload three ways"
 vm_bench perf "$out/vm.log" \
-	"$REPO/devtools/demo/record-guest.sh $perf $out $REPO/build/vm $repeat" ||
+	"$REPO/devtools/demo/record-guest.sh $perf $out $REPO/build/vm $repeat $out/libc-walk/libc_walk" ||
 	{ cat "$out/vm.log" >&2; die "the recording failed in the VM"; }
-cp "$REPO/build/vm/runs.txt" "$REPO/build/vm/top.txt" "$out/"
+cp "$REPO/build/vm/runs.txt" "$REPO/build/vm/top.txt" "$REPO/build/vm/libc.txt" "$out/"
 "$REPO/devtools/demo/table.sh" "$out/runs.txt" | tee "$out/table.md"
+echo
+awk '
+BEGIN {
+	print "| libc_walk: samples in Debian libc (qsort, memcpy, getppid), --call-graph sframe | samples | user chain reaches main |"
+	print "|---|---:|---:|"
+}
+{ for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+  printf "| %s | %d | %.1f %% |\n", f["mode"] == "plain" ? "without sframe-run" : "with sframe-run (SFrame generated from libc'"'"'s .eh_frame)", f["samples"], f["samples"] ? 100 * f["complete"] / f["samples"] : 0 }
+' "$out/libc.txt" | tee -a "$out/table.md"
 echo
 echo "Top call chains of the SFrame run (perf report --stdio -g folded):"
 sed 's/^/    /' "$out/top.txt"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# record-guest.sh PERF DEMO OUT [REPEAT]: in the VM, run the demo workload
+# record-guest.sh PERF DEMO OUT [REPEAT [LIBC_WALK]]: in the VM, run the demo workload
 # without profiling and under perf record --call-graph sframe, fp and dwarf
 # at the same sampling period, REPEAT times each, interleaved. For every
 # run it appends one line to OUT/runs.txt:
@@ -10,8 +10,12 @@
 # and it writes the top chains of the last sframe run to OUT/top.txt.
 # "complete" counts the samples whose user chain reaches main(). fp runs
 # with kernel.sframe_unwind=0, so that they are pure frame pointers.
+# With LIBC_WALK (devtools/libc-walk/libc_walk), it also records that
+# program with --call-graph sframe without and with sframe-run
+# (build/sframe), one line each in OUT/libc.txt:
+#   libc mode=plain|sframe-run samples=S complete=K
 set -euo pipefail
-perf=$1 demo=$2 out=$3 repeat=${4:-3}
+perf=$1 demo=$2 out=$3 repeat=${4:-3} libc_walk=${5:-}
 rounds=${DEMO_ROUNDS:-30}
 period=${DEMO_PERIOD:-1000000}	# cpu-clock period in ns: 1 kHz
 tmp=/tmp/sframe-demo
@@ -77,6 +81,34 @@ for rep in $(seq "$repeat"); do
 	done
 done
 echo "$saved" >"$sysctl"
+
+# Samples inside Debian's libc (no frame pointers, no .sframe): complete
+# only with the SFrame that sframe-run generates from libc's .eh_frame
+if [ -n "$libc_walk" ]; then
+	: >"$out/libc.txt"
+	run=$(dirname "$0")/../../build/sframe/sframe-run
+	export SFRAME_GEN_CACHE=$tmp/sframe-gen-cache
+	"$run" "$libc_walk" 1 >/dev/null	# generate libc's section
+	for mode in plain sframe-run; do
+		if [ $mode = plain ]; then set -- "$libc_walk" 40
+		else set -- "$run" "$libc_walk" 40; fi
+		"$perf" record -q -o "$tmp/libc.data" -e cpu-clock:u -c "$period" \
+			--call-graph sframe -- "$@" >/dev/null 2>"$tmp/err" ||
+			{ cat "$tmp/err" >&2; exit 1; }
+		"$perf" script -i "$tmp/libc.data" --comms libc_walk -F ip,sym \
+			2>/dev/null | awk -v mode=$mode '
+			BEGIN { RS = ""; FS = "\n" }
+			{
+				n++
+				for (i = 1; i <= NF; i++) {
+					split($i, f, " ")
+					if (f[2] == "main") { k++; break }
+				}
+			}
+			END { printf "libc mode=%s samples=%d complete=%d\n", mode, n, k }' |
+			tee -a "$out/libc.txt"
+	done
+fi
 
 "$perf" report -i "$tmp/sframe.data" --stdio --no-children --comms demo \
 	--percent-limit 4 -g folded,2,caller --sort sym 2>/dev/null |
