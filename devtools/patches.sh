@@ -24,13 +24,15 @@ msg "git am onto pristine 7.2: ok ($(ls "$out"/0*-*.patch | grep -vc 0000-cover)
 bad=0
 for p in "$out"/0*-*.patch; do
 	case $p in */0000-cover-letter.patch) continue ;; esac
-	# A patch that only adds user space test code (and its MAINTAINERS
-	# line) may use the C library's own CamelCase type names (Elf64_Ehdr,
-	# Dl_info): only that check is off for it, and we say so.
+	# A patch that only adds user space code, tests or the tools of
+	# tools/sframe (and its MAINTAINERS line), may use the C library's
+	# and libdw's own CamelCase type names (Elf64_Ehdr, Dl_info,
+	# Dwarf_Frame): only that check is off for it, and we say so.
 	opts=()
-	if ! grep '^+++ b/' "$p" | grep -vq -e '^+++ b/tools/testing/' -e '^+++ b/MAINTAINERS$'; then
+	if ! grep '^+++ b/' "$p" | grep -vq -e '^+++ b/tools/testing/' \
+		-e '^+++ b/tools/sframe/' -e '^+++ b/MAINTAINERS$'; then
 		opts=(--ignore CAMELCASE,MACRO_WITH_FLOW_CONTROL,MACRO_ARG_REUSE)
-		msg "$(basename "$p"): user space tests only, checkpatch --ignore CAMELCASE (C library type names), MACRO_WITH_FLOW_CONTROL and MACRO_ARG_REUSE (the shim of unsafe_get_user() jumps to its label and takes the type of its pointer, as the kernel's macro does)"
+		msg "$(basename "$p"): user space code only, checkpatch --ignore CAMELCASE (C library and libdw type names), MACRO_WITH_FLOW_CONTROL and MACRO_ARG_REUSE (the shim of unsafe_get_user() jumps to its label and takes the type of its pointer, as the kernel's macro does)"
 	fi
 	res=$("$REPO/devtools/chroot.sh" sh -c 'cd "$0" && shift && ./scripts/checkpatch.pl --strict --quiet --no-signoff "$@"' \
 		"$tree" x "${opts[@]}" "$p" 2>&1) || true

@@ -84,7 +84,7 @@ static void say(const char *name, const char *fmt, ...)
 	va_list ap;
 
 	if (debug < 0)
-		debug = getenv("SFRAME_AUDIT_DEBUG") != NULL;
+		debug = !!getenv("SFRAME_AUDIT_DEBUG");
 	if (!debug)
 		return;
 	fprintf(stderr, "sframe-audit: %s: ", *name ? name : "(main)");
@@ -195,7 +195,6 @@ static const char *user_cache(char *buf, size_t len)
 static void generate(const char *dir, const char *path)
 {
 	const char *gen = getenv("SFRAME_GEN");
-	extern char **environ;
 	int status;
 	pid_t pid;
 

@@ -31,7 +31,7 @@
 
 static int quiet;
 
-static void usage(FILE *f)
+static void print_help(FILE *f)
 {
 	fprintf(f,
 		"usage: sframe-gen [-q] -o FILE ELF\n"
@@ -193,16 +193,16 @@ int main(int argc, char **argv)
 			quiet = 1;
 			break;
 		case 'h':
-			usage(stdout);
+			print_help(stdout);
 			return 0;
 		default:
-			usage(stderr);
+			print_help(stderr);
 			return 2;
 		}
 	}
 	if (optind >= argc || (!!out + !!dir + name) != 1 ||
 	    (!dir && argc - optind != 1)) {
-		usage(stderr);
+		print_help(stderr);
 		return 2;
 	}
 	if (out)

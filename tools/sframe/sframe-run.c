@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static void usage(FILE *f)
+static void print_help(FILE *f)
 {
 	fprintf(f,
 		"usage: sframe-run [-v] PROGRAM [ARGS...]\n"
@@ -39,7 +39,7 @@ int main(int argc, char **argv)
 	int i = 1;
 
 	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		usage(stdout);
+		print_help(stdout);
 		return 0;
 	}
 	if (argc > 1 && !strcmp(argv[1], "-v")) {
@@ -47,7 +47,7 @@ int main(int argc, char **argv)
 		i++;
 	}
 	if (i >= argc) {
-		usage(stderr);
+		print_help(stderr);
 		return 2;
 	}
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);

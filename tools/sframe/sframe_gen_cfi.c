@@ -25,6 +25,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <linux/array_size.h>
+
 #include "sframe_format.h"
 #include "sframe_gen.h"
 #include "sframe_gen_int.h"
@@ -54,7 +56,7 @@ const struct sfg_arch *sfg_arch_find(unsigned int machine)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(sfg_arches) / sizeof(sfg_arches[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(sfg_arches); i++)
 		if (sfg_arches[i].machine == machine)
 			return &sfg_arches[i];
 	return NULL;
@@ -572,8 +574,10 @@ static void find_text(struct sfg_obj *o, Elf *elf)
 		if (ph.p_vaddr + ph.p_memsz > o->text_end)
 			o->text_end = ph.p_vaddr + ph.p_memsz;
 	}
-	if (o->text_start > o->text_end)
-		o->text_start = o->text_end = 0;
+	if (o->text_start > o->text_end) {
+		o->text_start = 0;
+		o->text_end = 0;
+	}
 }
 
 int sfg_read(const char *path, struct sfg_obj *o, char *err, size_t errlen)
@@ -587,6 +591,7 @@ int sfg_read(const char *path, struct sfg_obj *o, char *err, size_t errlen)
 	Elf_Scn *scn = NULL;
 	GElf_Ehdr eh;
 	uint64_t covered = 0;
+	bool big_endian;
 	Elf *elf;
 	int fd, ret = -1, len;
 
@@ -602,8 +607,9 @@ int sfg_read(const char *path, struct sfg_obj *o, char *err, size_t errlen)
 	}
 	memcpy(r.ident, eh.e_ident, EI_NIDENT);
 	o->arch = sfg_arch_find(eh.e_machine);
+	big_endian = eh.e_ident[EI_DATA] == ELFDATA2MSB;
 	if (!o->arch || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    (eh.e_ident[EI_DATA] == ELFDATA2MSB) != o->arch->big_endian) {
+	    big_endian != o->arch->big_endian) {
 		fail(err, errlen, "%s: not a 64-bit x86_64, aarch64 or s390x object",
 		     path);
 		goto out;

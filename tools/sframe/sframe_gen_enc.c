@@ -333,7 +333,8 @@ static void run_init(const struct sfg_obj *obj, struct fde_run *run, size_t i)
 	rule_words(obj->arch, &row->rule, &f);
 	run->start = row->start;
 	run->end = row->end;
-	run->first = run->last = i;
+	run->first = i;
+	run->last = i;
 	run->flags = row->rule.flags &
 		     (SFRAME_RULE_SIGNAL | SFRAME_RULE_PAUTH_KEY_B);
 	run->flex = f.flex;

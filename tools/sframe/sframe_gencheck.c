@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Check the SFrame sections that sframe-gen generates from
- * DWARF call frame information, three ways, at every address of the text:
+ * Check the SFrame sections that sframe-gen generates from DWARF call frame
+ * information, three ways, at every address of the text:
  *
- *   - the kernel's reader (kernel/unwind/sframe_walk.c, built as tools/testing/sframe builds it) takes
- *     the section: sframe_section_init() and sframe_validate() pass;
+ *   - the kernel's reader (kernel/unwind/sframe_walk.c, built as
+ *     tools/testing/sframe builds it) takes the section:
+ *     sframe_section_init() and sframe_validate() pass;
  *   - at every address with CFI, the rule the reader returns is the rule
  *     libdw gives for that address (dwarf_cfi_addrframe(), .eh_frame then
  *     .debug_frame), put in the reader's form here, independently of the
@@ -204,7 +205,7 @@ static int eval_cfa(const Dwarf_Op *ops, size_t n, unsigned int sp,
 }
 
 /* The rule at @pc per libdw: 0, 1 if it has no SFrame form, -1 if no CFI */
-static int oracle(Dwarf_CFI *cfi[2], const struct regs *r, unsigned long pc,
+static int oracle(Dwarf_CFI **cfi, const struct regs *r, unsigned long pc,
 		  struct sframe_rule *rule, Dwarf_Addr *end)
 {
 	Dwarf_Frame *f = NULL;
@@ -281,12 +282,13 @@ static void *read_file(const char *path, size_t *size)
 {
 	FILE *f = fopen(path, "rb");
 	void *buf = NULL;
-	long n;
+	long n = -1;
 
 	if (!f)
 		return NULL;
-	if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) > 0 &&
-	    !fseek(f, 0, SEEK_SET)) {
+	if (!fseek(f, 0, SEEK_END))
+		n = ftell(f);
+	if (n > 0 && !fseek(f, 0, SEEK_SET)) {
 		buf = malloc(n);
 		if (buf && fread(buf, 1, n, f) != (size_t)n) {
 			free(buf);
@@ -396,8 +398,10 @@ static void compare_asm(const char *path, struct sframe_section *gen,
 			printf("  %#lx assembler: %s\n  %#lx sframe-gen: %s\n",
 			       pc, a, pc, b);
 	}
-	printf("%s: vs the assembler's .sframe: %lu PCs in both (%lu same rule, %lu differ), %lu only in the assembler's, %lu only in sframe-gen's\n",
-	       path, both, same, both - same, asm_only, gen_only);
+	printf("%s: vs the assembler's .sframe: %lu PCs in both (%lu same rule, ",
+	       path, both, same);
+	printf("%lu differ), %lu only in the assembler's, %lu only in sframe-gen's\n",
+	       both - same, asm_only, gen_only);
 	elfsec_close(&e);
 }
 
@@ -473,7 +477,7 @@ static bool source_open(const char *path, struct source *src, void **elfp,
 	*elfp = *dwp = NULL;
 	if (rows_mode && *rows_mode == 'r') {
 		src->in = fopen(rows_file, "r");
-		return src->in != NULL;
+		return !!src->in;
 	}
 #ifndef GENCHECK_ROWS_ONLY
 	{
@@ -496,7 +500,7 @@ static bool source_open(const char *path, struct source *src, void **elfp,
 			src->cfi[1] = dwarf_getcfi(dw);
 		if (rows_mode && *rows_mode == 'o') {
 			src->out = fopen(rows_file, "w");
-			return src->out != NULL;
+			return !!src->out;
 		}
 		return true;
 	}
@@ -663,7 +667,8 @@ int main(int argc, char **argv)
 		argc--;
 	}
 	if (argc < 3 || (argc - 1) % 2 || (rows_mode && argc != 3)) {
-		fprintf(stderr, "usage: sframe_gencheck [-v] [-a] [-o|-r ROWS] ELF CACHE-FILE...\n");
+		fprintf(stderr,
+			"usage: sframe_gencheck [-v] [-a] [-o|-r ROWS] ELF CACHE-FILE...\n");
 		return 2;
 	}
 	for (i = 1; i < argc; i += 2)
