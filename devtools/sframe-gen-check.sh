@@ -12,8 +12,10 @@
 # static s390x build under qemu-s390x, which reads libdw's rows from a file
 # the host writes (sframe_gencheck -o / -r).  Default objects: libc,
 # libstdc++, libm and ld.so of the sid root (x86_64) and of its arm64
-# cross packages (aarch64), libc and ld64.so.1 of its s390x ones, and
-# Debian's zstd of the corpus (its CFI, not its .sframe), which is also
+# cross packages (aarch64), libc and ld64.so.1 of its s390x ones,
+# libc_walk built without unwind tables (its functions' CFI is in
+# .debug_frame only), and Debian's zstd of the corpus (its CFI, not its
+# .sframe), which is also
 # compared with the assembler's .sframe (comments: where the two differ,
 # and the first differences).  Last line:
 #
@@ -128,6 +130,11 @@ if [ ${#files[@]} = 0 ]; then
 		/usr/s390x-linux-gnu/lib/ld64.so.1)
 	z=$SFRAME_CACHE/work/corpus/v3-x86_64-o2-zstd
 	[ -f "$z" ] && files+=("$z")
+	files+=("$W/libc_walk.debug_frame")
 fi
 build || die "building sframe-gen and sframe_gencheck failed"
+mkdir -p "$W"
+"$REPO/devtools/chroot.sh" gcc -O2 -g -fno-asynchronous-unwind-tables \
+	-fno-unwind-tables -o "$W/libc_walk.debug_frame" \
+	"$REPO/devtools/libc-walk/libc_walk.c" || die "building libc_walk.debug_frame failed"
 "$REPO/devtools/chroot.sh" "$REPO/devtools/sframe-gen-check.sh" --inner "$tap" "${files[@]}"
