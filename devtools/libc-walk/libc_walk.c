@@ -56,6 +56,8 @@ static NOINLINE void sort_phase(unsigned int round)
 		recs[i].key = v;
 	}
 	qsort(recs, NREC, sizeof(recs[0]), cmp_recs);
+	/* Not a tail call: sort_phase stays on the stack */
+	sink += recs[NREC / 2].key;
 }
 
 static NOINLINE void copy_phase(void)
@@ -76,11 +78,13 @@ static NOINLINE void sys_phase(void)
 		sink += getppid();
 }
 
+/* No tail calls: every frame of the chain stays on the stack */
 static NOINLINE void level3(unsigned int round)
 {
 	sort_phase(round);
 	copy_phase();
 	sys_phase();
+	sink++;
 }
 
 static NOINLINE void level2(unsigned int round)
