@@ -7,6 +7,10 @@
 #   machinery   tests of the tooling itself (splat detector, tree.sh)
 #   harness     the userspace SFrame harness (tools/testing/sframe): unit
 #               tests, fuzz smoke, differential test against libsframe
+#   sframe-gen  sframe-gen's sections against libdw's CFI, libsframe and the
+#               reader at every address of libc, libstdc++, libm, ld.so
+#               (x86_64, aarch64), libc and ld.so (s390x), zstd; the
+#               LD_AUDIT module natively
 #   kunit       KUnit on UML
 #   kunit-arm64, kunit-s390   KUnit under QEMU (only when named, or SFRAME_CROSS=1)
 #   vm          the debug VM kernel: machinery checks and kselftests
@@ -90,6 +94,10 @@ level_harness() {
 }
 count_harness() { count_tap "$1"; }
 
+# --- sframe-gen ---
+level_sframe-gen() { "$REPO/devtools/sframe-gen-check.sh" --tap; }
+count_sframe-gen() { count_tap "$1"; }
+
 # --- kunit ---
 kunit() {
 	local arch=$1 dir
@@ -132,6 +140,9 @@ level_vm() {
 	# compressible input: text made from the program's own bytes
 	"$REPO/devtools/perf.sh" >/dev/null || return 1
 	"$REPO/tools/testing/sframe/corpus/build-corpus.sh" >&2 || return 1
+	# sframe-gen's tools (build/sframe) and libc_walk, for the chains
+	# through libc
+	"$REPO/devtools/libc-walk/build.sh" "$REPO/build/libc-walk" >&2 || return 1
 	mkdir -p "$agree"
 	cp "$SFRAME_CACHE/work/corpus/v3-x86_64-o2-zstd" "$agree/zstd"
 	head -c 1000000 "$agree/zstd" | od -An -tx1 -v | head -c 3000000 >"$agree/input"
@@ -172,7 +183,8 @@ count_vm() { count_tap "$1"; }
 
 # vm_key KERNEL: a hash of everything the vm level's result depends on:
 # the kernel image, perf, the kselftests, the agreement's program and
-# input, the scripts that run and check them, the kernel configuration
+# input, sframe-gen's tools and libc_walk, the scripts that run and check
+# them, the kernel configuration
 # fragments and the packages of the sid root (the guest's userspace).
 # Like 'go test', a level that passed is not run again with the same
 # inputs: its result is shown as cached. SFRAME_RETEST=1 runs it anyway.
@@ -181,7 +193,10 @@ vm_key() {
 		cd "$REPO" || exit 1
 		sha256sum "$1" build/perf/perf build/agree/zstd build/agree/input \
 			build/linux/tools/perf/tests/shell/record_sframe.sh \
-			devtools/*.sh devtools/tests/*.sh devtools/configs/* \
+			devtools/*.sh devtools/tests/*.sh devtools/libc-walk/* \
+			devtools/configs/* build/sframe/sframe-gen \
+			build/sframe/sframe-audit.so build/sframe/sframe-run \
+			build/libc-walk/libc_walk \
 			"$SFRAME_CACHE/sid-root/var/lib/dpkg/status"
 		find build/selftests -type f -print0 | sort -z | xargs -0 sha256sum
 	) | sha256sum | cut -c1-16
@@ -191,6 +206,7 @@ levels=("$@")
 if [ ${#levels[@]} = 0 ]; then
 	levels=(machinery)
 	[ -f "$REPO/tools/testing/sframe/Makefile" ] && levels+=(harness)
+	[ -f "$REPO/tools/sframe/Makefile" ] && levels+=(sframe-gen)
 	levels+=(kunit)
 	[ -n "${SFRAME_CROSS:-}" ] && levels+=(kunit-arm64 kunit-s390)
 	levels+=(vm)

@@ -6,46 +6,48 @@
 # cmp_recs, or a libc frame of the sort: msort*, qsort*): each must have
 # the exact user chain: frames in libc or cmp_recs, then sort_phase,
 # level3, level2, level1, main.  Kernel frames and perf's "(inlined)"
-# frames are left out.  Samples before the first whose chain reaches main
-# are start-up (the loader, sframe-audit.so and its own libc) and not
-# counted.  After that, a sample inside libc whose chain reaches neither a
-# phase of the program nor __libc_start_main/_start is a lost chain and
-# counts against qsort (it may have been taken there).  Prints the counts
+# frames are left out.  Samples before the first and after the last whose
+# chain reaches main are start-up and exit (the loader, sframe-audit.so
+# and its own copy of libc, which nothing registers) and not counted.  In
+# between, a sample inside libc whose chain reaches neither a phase of the
+# program nor __libc_start_main/_start is a lost chain and counts against
+# qsort (it may have been taken there).  Also, over all samples: how many
+# have their leaf inside libc and how many of those reach main (to compare
+# runs with and without sframe-run).  Prints the counts
 # of memcpy() and getppid() samples too, then
 #   N of M samples in qsort or its callback with the exact chain to main (P%)
 # and exits 0 if P >= 99 over at least 200 samples.
 set -euo pipefail
 awk '
-function flush(    i, k, n, ok, want, phase, sorting, inlib, done) {
+# One sample: its class, counted at the end between the first and the
+# last sample whose chain reaches main (start-up and exit left out)
+function flush(    i, k, n, ok, want, phase, sorting, done, c) {
 	if (!nf) return
-	if (!started) {
-		for (i = 1; i <= nf; i++) if (sym[i] == "main") started = 1
-		if (!started) { startup++; nf = 0; chain = ""; return }
+	ns++
+	for (i = 1; i <= nf; i++) if (sym[i] == "main") { if (!first) first = ns; last = ns }
+	c = "program"
+	if (dso[1] ~ /libc\.so/ || sym[1] == "cmp_recs") {
+		k = 1
+		sorting = 0
+		while (k <= nf && (dso[k] ~ /libc\.so/ || sym[k] == "cmp_recs")) {
+			if (sym[k] == "cmp_recs" || sym[k] ~ /sort/) sorting = 1
+			k++
+		}
+		phase = k <= nf ? sym[k] : "?"
+		n = split(phase " level3 level2 level1 main", want, " ")
+		ok = 1
+		for (i = 0; i < n; i++) if (sym[k + i] != want[i + 1]) ok = 0
+		done = 0
+		for (i = 1; i <= nf; i++) if (sym[i] ~ /^__libc_start_main/ || sym[i] == "_start") done = 1
+		if (sorting) c = ok && phase == "sort_phase" ? "qsort_ok" : "qsort_bad"
+		else if (phase == "copy_phase" || phase == "sys_phase") c = phase (ok ? "_ok" : "_bad")
+		else if (!done) c = "lost"
 	}
-	inlib = dso[1] ~ /libc\.so/ || sym[1] == "cmp_recs"
-	if (!inlib) { nf = 0; chain = ""; return }
-	k = 1
-	sorting = 0
-	while (k <= nf && (dso[k] ~ /libc\.so/ || sym[k] == "cmp_recs")) {
-		if (sym[k] == "cmp_recs" || sym[k] ~ /sort/) sorting = 1
-		k++
-	}
-	phase = k <= nf ? sym[k] : "?"
-	n = split(phase " level3 level2 level1 main", want, " ")
-	ok = 1
-	for (i = 0; i < n; i++) if (sym[k + i] != want[i + 1]) ok = 0
-	done = 0
-	for (i = 1; i <= nf; i++) if (sym[i] ~ /^__libc_start_main/ || sym[i] == "_start") done = 1
-	if (sorting) {
-		qs++
-		if (ok && phase == "sort_phase") qs_ok++
-		else if (shown++ < 3) print "# not exact: " chain
-	} else if (phase == "copy_phase" || phase == "sys_phase") {
-		other[phase]++
-		if (ok) other_ok[phase]++
-	} else if (!done) {
-		lost++
-		if (shown++ < 3) print "# lost: " chain
+	class[ns] = c
+	text[ns] = chain
+	if (c != "program") {
+		inlib++
+		for (i = 1; i <= nf; i++) if (sym[i] == "main") { inlib_main++; break }
 	}
 	nf = 0; chain = ""
 }
@@ -60,10 +62,18 @@ function flush(    i, k, n, ok, want, phase, sorting, inlib, done) {
 /^$/ { flush() }
 END {
 	flush()
-	printf "start-up samples: %d; copy_phase (memcpy): %d of %d exact; sys_phase (getppid): %d of %d exact; chains lost inside libc: %d\n", \
-		startup, other_ok["copy_phase"], other["copy_phase"], other_ok["sys_phase"], other["sys_phase"], lost
-	qs += lost
-	pct = qs ? 100 * qs_ok / qs : 0
-	printf "%d of %d samples in qsort or its callback with the exact chain to main (%.2f%%)\n", qs_ok, qs, pct
+	for (i = 1; i <= ns; i++) {
+		if (!first || i < first || i > last) { outside++; continue }
+		cnt[class[i]]++
+		if ((class[i] == "qsort_bad" || class[i] == "lost") && shown++ < 3)
+			print "# " class[i] ": " text[i]
+	}
+	printf "all samples with the leaf inside libc: %d, reaching main: %d\n", inlib, inlib_main
+	printf "samples before the first and after the last that reach main: %d; copy_phase (memcpy): %d of %d exact; sys_phase (getppid): %d of %d exact; chains lost inside libc: %d\n", \
+		outside, cnt["copy_phase_ok"], cnt["copy_phase_ok"] + cnt["copy_phase_bad"], \
+		cnt["sys_phase_ok"], cnt["sys_phase_ok"] + cnt["sys_phase_bad"], cnt["lost"]
+	qs = cnt["qsort_ok"] + cnt["qsort_bad"] + cnt["lost"]
+	pct = qs ? 100 * cnt["qsort_ok"] / qs : 0
+	printf "%d of %d samples in qsort or its callback with the exact chain to main (%.2f%%)\n", cnt["qsort_ok"], qs, pct
 	exit !(qs >= 200 && pct >= 99)
 }' "${1:?usage: check.sh SCRIPT}"

@@ -105,9 +105,9 @@ else
 	else
 		tap FAIL "$desc: $(tail -n1 "$out/libc-walk-check.log") (build/vm/libc-walk-check.log)"
 	fi
-	echo "# with sframe-run: $(tail -n2 "$out/libc-walk-check.log" | head -n1)"
+	echo "# with sframe-run: $(tail -n3 "$out/libc-walk-check.log" | head -n2 | tr '\n' ' ')"
 	"$REPO/devtools/libc-walk/check.sh" "$out/libc-walk-plain.script" >"$out/libc-walk-plain.log" 2>&1
-	echo "# without sframe-run: $(tail -n1 "$out/libc-walk-plain.log"); $(tail -n2 "$out/libc-walk-plain.log" | head -n1)"
+	echo "# without sframe-run: $(tail -n3 "$out/libc-walk-plain.log" | head -n1)"
 	echo "# start-up (guest ms, TCG): $(tr '\n' ' ' <"$out/libc-walk-start.txt")"
 fi
 
