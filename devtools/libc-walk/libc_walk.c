@@ -8,12 +8,18 @@
  * nor .sframe: only with sframe-run (tools/sframe) do the chains of those
  * samples reach main.
  *
- * Usage: libc_walk [ROUNDS] [--proc]   (--proc: print /proc/self/sframe)
+ * Usage: libc_walk [ROUNDS] [--proc|--faults]
+ *   --proc    print /proc/self/sframe first
+ *   --faults  make user page faults inside the callback (every 64th call
+ *             touches a fresh page) and inside memcpy() (its destination
+ *             dropped with MADV_DONTNEED first), for the agreement check
+ *             with perf's DWARF unwinding (devtools/tests/agree.sh)
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #define NOINLINE __attribute__((__noinline__))
@@ -25,9 +31,23 @@ struct rec {
 	uint32_t	pad[7];
 };
 
+#define FRESH_PAGES	1024
+
 static struct rec recs[NREC];
-static char src[COPY], dst[COPY];
+static char src[COPY], dst[COPY] __attribute__((__aligned__(4096)));
 static volatile uint64_t sink;
+static char *fresh;		/* --faults: pages to fault in */
+static unsigned int calls, fresh_next;
+
+/* --faults: write to the next page not touched yet */
+static NOINLINE void touch_fresh(void)
+{
+	if (fresh_next == FRESH_PAGES) {
+		madvise(fresh, FRESH_PAGES * 4096UL, MADV_DONTNEED);
+		fresh_next = 0;
+	}
+	fresh[fresh_next++ * 4096UL] = 1;
+}
 
 /* The callback that qsort() calls: some work per comparison */
 static NOINLINE int cmp_recs(const void *a, const void *b)
@@ -41,6 +61,8 @@ static NOINLINE int cmp_recs(const void *a, const void *b)
 		hy = hy * 2654435761u + 0x9e3779b9u;
 	}
 	sink += hx ^ hy;
+	if (fresh && !(++calls & 63))
+		touch_fresh();
 	return x->key < y->key ? -1 : x->key > y->key;
 }
 
@@ -64,6 +86,8 @@ static NOINLINE void copy_phase(void)
 {
 	int i;
 
+	if (fresh)
+		madvise(dst, sizeof(dst), MADV_DONTNEED);
 	for (i = 0; i < 64; i++) {
 		memcpy(dst, src, sizeof(dst));
 		src[i] = dst[COPY - 1 - i];
@@ -103,6 +127,12 @@ int main(int argc, char **argv)
 {
 	unsigned int rounds = argc > 1 ? atoi(argv[1]) : 20, r;
 
+	if (argc > 2 && !strcmp(argv[2], "--faults")) {
+		fresh = mmap(NULL, FRESH_PAGES * 4096UL, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (fresh == MAP_FAILED)
+			return 1;
+	}
 	if (argc > 2 && !strcmp(argv[2], "--proc")) {
 		char line[512];
 		FILE *f = fopen("/proc/self/sframe", "r");

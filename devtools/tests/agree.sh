@@ -7,6 +7,8 @@
 # -Wa,--gsframe, compressing and decompressing INPUT. Two steps:
 #
 #   agree.sh record PERF PROGRAM INPUT DATA [RUN]   in the VM: record DATA
+#   agree.sh record-cmd PERF DATA [RUN] -- CMD...   the same for any
+#                                             command (libc_walk --faults)
 #   agree.sh analyze PERF DATA PROGRAM [--libs]     on the host (in the sid
 #                                             root, which is the guest's
 #                                             root filesystem): compare
@@ -33,11 +35,38 @@
 # analyze prints the counts and "agreement P%"; exits 0 if P >= 99.
 set -euo pipefail
 usage() {
-	echo "usage: agree.sh record PERF PROGRAM INPUT DATA [RUN] | analyze PERF DATA PROGRAM [--libs]" >&2
+	echo "usage: agree.sh record PERF PROGRAM INPUT DATA [RUN] | record-cmd PERF DATA [RUN] -- CMD... | analyze PERF DATA PROGRAM [--libs]" >&2
 	exit 2
 }
 [ $# -ge 4 ] || usage
 mode=$1 perf=$2
+
+# record_faults PERF DATA TMP CMD...: both events on every user fault of CMD
+record_faults() {
+	local perf=$1 data=$2 tmp=$3
+	shift 3
+	# perf.data on the tmpfs: perf record cannot write it to 9p
+	"$perf" record -q -m 16M -o "$tmp/perf.data" --call-graph sframe \
+		-e page-faults/period=1/u \
+		-e exceptions:page_fault_user/call-graph=dwarf,stack-size=16384/ \
+		-- "$@" 2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
+	cp "$tmp/perf.data" "$data"
+}
+
+if [ "$mode" = record-cmd ]; then
+	data=$3 run= tmp=/tmp/sframe-agree-cmd
+	shift 3
+	[ "${1:-}" != -- ] && { run=$1; shift; }
+	[ "${1:-}" = -- ] && [ $# -ge 2 ] || usage
+	shift
+	rm -rf "$tmp"
+	mkdir -p "$tmp"
+	echo 1 >/proc/sys/kernel/sframe_unwind
+	export SFRAME_GEN_CACHE=$tmp/sframe-gen-cache
+	$run "$@" >/dev/null	# page cache, generated sections
+	record_faults "$perf" "$data" "$tmp" $run "$@"
+	exit 0
+fi
 
 if [ "$mode" = record ]; then
 	[ $# = 5 ] || [ $# = 6 ] || usage

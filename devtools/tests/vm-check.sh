@@ -110,6 +110,17 @@ else
 	echo "# without sframe-run: $(tail -n3 "$out/libc-walk-plain.log" | head -n1)"
 	echo "# start-up (guest ms, TCG): $(tr '\n' ' ' <"$out/libc-walk-start.txt")"
 fi
+desc="SFrame vs DWARF (libdw) chains on libc_walk --faults under sframe-run"
+if ! [ -s "$out/agree-libc.data" ]; then
+	tap FAIL "$desc: recording failed (build/vm/agree-libc-record.log)"
+elif "$REPO/devtools/chroot.sh" "$REPO/devtools/tests/agree.sh" analyze \
+	"$REPO/build/perf/perf" "$out/agree-libc.data" \
+	"$REPO/build/libc-walk/libc_walk" --libs >"$out/agree-libc.log" 2>&1; then
+	tap OK "$desc: $(tail -n1 "$out/agree-libc.log") (recorded in $(cat "$out/agree-libc.time"))"
+	echo "# $(tail -n2 "$out/agree-libc.log" | head -n1)"
+else
+	tap FAIL "$desc: $(tail -n1 "$out/agree-libc.log") (build/vm/agree-libc.log)"
+fi
 
 if ! [ -d "$out/stress" ]; then
 	tap FAIL "stress: the soak did not run (no sframe_stress or perf?)"

@@ -42,6 +42,16 @@ if [ -x "$repo/build/libc-walk/libc_walk" ]; then
 	"$repo/devtools/libc-walk/guest.sh" "$repo/build/libc-walk/libc_walk" \
 		"$out" >"$out/libc-walk.log" 2>&1
 	lap >"$out/libc-walk.time"
+	# and its faults inside qsort()'s callback and memcpy(), for the
+	# agreement with perf's DWARF unwinding
+	if [ -x "$perf" ]; then
+		"$repo/devtools/tests/agree.sh" record-cmd "$perf" \
+			"$out/agree-libc.data" "$repo/build/sframe/sframe-run" -- \
+			"$repo/build/libc-walk/libc_walk" 2 --faults \
+			>"$out/agree-libc-record.log" 2>&1 ||
+			echo "exit status $?" >>"$out/agree-libc-record.log"
+		lap >"$out/agree-libc.time"
+	fi
 fi
 
 # The feature's kselftests (TAP, as they print it)
