@@ -15,9 +15,11 @@
 # cross packages (aarch64), libc and ld64.so.1 of its s390x ones,
 # libc_walk built without unwind tables (its functions' CFI is in
 # .debug_frame only), and Debian's zstd of the corpus (its CFI, not its
-# .sframe), which is also
-# compared with the assembler's .sframe (comments: where the two differ,
-# and the first differences).  Last line:
+# .sframe), and the corpus's DRAP program (stack realignment: CFA in
+# %r10, then *(%rbp - 16), %rbp saved by a DW_CFA_expression), which are
+# also compared with the assembler's .sframe: every address the
+# assembler's section covers must be covered (comments: where the two
+# differ, and the first differences).  Last line:
 #
 #	checked N PCs in M functions, K mismatches, U unrepresentable
 #
@@ -66,6 +68,12 @@ inner() {
 		mism=$((mism + ${k:-1})) unrep=$((unrep + ${u:-0}))
 		grep -A10 -F -- "$f: vs the assembler" <<<"$res" | sed 's/^/# /'
 		grep -B10 -F -- "$f: vs the assembler" <<<"$res" | grep -E '^  0x' | sed 's/^/# /'
+		# with the assembler's .sframe: nothing it covers left out
+		asm_only=$(sed -nE "s/.* ([0-9]+) only in the assembler's.*/\1/p" <<<"$res")
+		if [ "${asm_only:-0}" != 0 ]; then
+			echo "# $asm_only addresses covered by the assembler's .sframe, not by sframe-gen's"
+			rc=1
+		fi
 		if [ $rc = 0 ] && [ "${k:-1}" = 0 ] && [ "${u:-x}" = "${left:-y}" ]; then
 			echo "ok $n sframe-gen $f: $p PCs in $m functions, 0 mismatches, $u unrepresentable (= left out)"
 		else
@@ -128,8 +136,10 @@ if [ ${#files[@]} = 0 ]; then
 		/usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1
 		/usr/s390x-linux-gnu/lib/libc.so.6
 		/usr/s390x-linux-gnu/lib/ld64.so.1)
-	z=$SFRAME_CACHE/work/corpus/v3-x86_64-o2-zstd
-	[ -f "$z" ] && files+=("$z")
+	for z in v3-x86_64-o2-zstd v3-x86_64-o2-drap; do
+		z=$SFRAME_CACHE/work/corpus/$z
+		[ -f "$z" ] && files+=("$z")
+	done
 	files+=("$W/libc_walk.debug_frame")
 fi
 build || die "building sframe-gen and sframe_gencheck failed"

@@ -18,6 +18,12 @@
  *
  * Nothing here may disturb the program: every failure is silent, unless
  * $SFRAME_AUDIT_DEBUG is set, which prints one line per object on stderr.
+ * The cache file is untrusted: it is used only if it is a regular file at
+ * least as long as its header says and matches the object.  sframe-gen
+ * runs with its standard streams on /dev/null, never in a set-user-ID
+ * program (secure_getenv()) or one under seccomp (a filter may not allow
+ * the process creation), and the loader's lock serializes these
+ * callbacks, so their large buffers are static.
  */
 #define _GNU_SOURCE
 #include <elf.h>
@@ -30,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <spawn.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -84,7 +91,7 @@ static void say(const char *name, const char *fmt, ...)
 	va_list ap;
 
 	if (debug < 0)
-		debug = !!getenv("SFRAME_AUDIT_DEBUG");
+		debug = !!secure_getenv("SFRAME_AUDIT_DEBUG");
 	if (!debug)
 		return;
 	fprintf(stderr, "sframe-audit: %s: ", *name ? name : "(main)");
@@ -140,7 +147,7 @@ static void find_build_id(int fd, uint64_t off, uint64_t len,
 /* 0: needs a generated section; 1: has .sframe; -1: not for us */
 static int read_obj(int fd, struct sfa_obj *o)
 {
-	Elf64_Phdr ph[MAX_PHDRS];
+	static Elf64_Phdr ph[MAX_PHDRS];
 	Elf64_Ehdr eh;
 	unsigned int i;
 
@@ -173,12 +180,12 @@ static int read_obj(int fd, struct sfa_obj *o)
 /* The user's cache directory, or NULL */
 static const char *user_cache(char *buf, size_t len)
 {
-	const char *d = getenv("SFRAME_GEN_CACHE"), *x, *h;
+	const char *d = secure_getenv("SFRAME_GEN_CACHE"), *x, *h;
 
 	if (d && *d)
 		return d;
-	x = getenv("XDG_CACHE_HOME");
-	h = getenv("HOME");
+	x = secure_getenv("XDG_CACHE_HOME");
+	h = secure_getenv("HOME");
 	if (x && *x)
 		snprintf(buf, len, "%s/sframe-gen", x);
 	else if (h && *h)
@@ -188,46 +195,67 @@ static const char *user_cache(char *buf, size_t len)
 	return buf;
 }
 
+/* Whether a seccomp filter or strict mode is on: then no sframe-gen */
+static bool under_seccomp(void)
+{
+	static char buf[4096];
+	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	const char *p;
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return true;
+	buf[n] = 0;
+	p = strstr(buf, "\nSeccomp:");
+	return !p || strtol(p + 9, NULL, 10) != 0;
+}
+
 /*
- * Run "sframe-gen -q --cache @dir @path" and wait for it; without LD_AUDIT
- * in its environment, so that it does not load this module in turn.
+ * Run "sframe-gen -q --cache @dir @path" and wait for it: its standard
+ * streams on /dev/null, and without LD_AUDIT in its environment, so that
+ * it does not load this module in turn.
  */
 static void generate(const char *dir, const char *path)
 {
-	const char *gen = getenv("SFRAME_GEN");
-	int status;
+	const char *gen = secure_getenv("SFRAME_GEN");
+	char *const argv[] = { (char *)gen, "-q", "--cache", (char *)dir,
+			       (char *)path, NULL };
+	posix_spawn_file_actions_t fa;
+	char **env, **e;
+	int status, i;
+	size_t n = 0;
 	pid_t pid;
 
-	if (!gen || !*gen || !dir)
+	if (!gen || !*gen || !dir || under_seccomp())
 		return;
-	pid = fork();
-	if (pid < 0)
+	for (e = environ; e && *e; e++)
+		n++;
+	env = calloc(n + 1, sizeof(*env));
+	if (!env)
 		return;
-	if (!pid) {
-		char *const argv[] = { (char *)gen, "-q", "--cache",
-				       (char *)dir, (char *)path, NULL };
-		char **env = environ, **e;
-		size_t n = 0;
-
-		for (e = environ; e && *e; e++)
-			n++;
-		env = calloc(n + 1, sizeof(*env));
-		if (!env)
-			_exit(127);
-		for (n = 0, e = environ; e && *e; e++)
-			if (strncmp(*e, "LD_AUDIT=", 9))
-				env[n++] = *e;
-		execve(gen, argv, env);
-		_exit(127);
+	for (n = 0, e = environ; e && *e; e++)
+		if (strncmp(*e, "LD_AUDIT=", 9))
+			env[n++] = *e;
+	if (posix_spawn_file_actions_init(&fa)) {
+		free(env);
+		return;
 	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	for (i = 0; i < 3; i++)
+		posix_spawn_file_actions_addopen(&fa, i, "/dev/null",
+						 i ? O_WRONLY : O_RDONLY, 0);
+	if (!posix_spawn(&pid, gen, &fa, NULL, argv, env))
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	posix_spawn_file_actions_destroy(&fa);
+	free(env);
 }
 
 /* Open the cache file of @o: user cache, system cache, else generate */
 static int open_cache(const char *path, const struct sfa_obj *o)
 {
-	char name[256], file[PATH_MAX], ubuf[PATH_MAX];
+	static char name[256], file[PATH_MAX], ubuf[PATH_MAX];
 	const char *dirs[2];
 	int i, fd, pass;
 
@@ -239,7 +267,8 @@ static int open_cache(const char *path, const struct sfa_obj *o)
 			if (!dirs[i])
 				continue;
 			snprintf(file, sizeof(file), "%s/%s", dirs[i], name);
-			fd = open(file, O_RDONLY | O_CLOEXEC);
+			/* Not blocking on a FIFO planted there */
+			fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 			if (fd >= 0)
 				return fd;
 		}
@@ -255,12 +284,14 @@ static struct sfa_reg *attach(const char *name, int fd,
 {
 	long page = sysconf(_SC_PAGESIZE);
 	struct sfg_cache_hdr h;
+	struct stat st;
 	struct sfa_prctl args;
 	struct sfa_reg *reg;
 	uint8_t *map, *sec;
 	size_t len;
 
-	if (read_at(fd, &h, sizeof(h), 0) ||
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    read_at(fd, &h, sizeof(h), 0) ||
 	    memcmp(h.magic, SFG_CACHE_MAGIC, sizeof(h.magic)) ||
 	    h.version != SFG_CACHE_VERSION || h.hdr_size < sizeof(h) ||
 	    h.sframe_size > (1UL << 30) ||
@@ -272,6 +303,11 @@ static struct sfa_reg *attach(const char *name, int fd,
 		return NULL;
 	}
 	len = h.hdr_size + h.sframe_size;
+	/* Every page of the mapping backed by the file: no SIGBUS */
+	if ((uint64_t)st.st_size < len) {
+		say(name, "cache file shorter than its header says");
+		return NULL;
+	}
 	/* Populated: the kernel reads it in NMI context, without faulting */
 	map = mmap(NULL, len, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_POPULATE, fd, 0);
@@ -321,7 +357,7 @@ unsigned int la_version(unsigned int version)
 unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie)
 {
 	const char *path = map->l_name;
-	char exe[PATH_MAX];
+	static char exe[PATH_MAX];
 	struct sfa_obj o;
 	int fd, kind, saved = errno;
 	ssize_t n;
@@ -335,6 +371,9 @@ unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie)
 			goto out;
 		exe[n] = 0;
 		path = exe;
+	} else if (!strchr(path, '/')) {
+		/* Not a file (the vDSO): never open it relative to the cwd */
+		goto out;
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)

@@ -143,7 +143,7 @@ static int get_ptr(const struct reader *r, uint8_t enc, const uint8_t **pp,
 	const uint8_t *p = *pp;
 	unsigned int fmt = enc & 0x0f, n = sizes[fmt];
 
-	if (enc == DW_EH_PE_omit)
+	if (enc == DW_EH_PE_omit || (enc & DW_EH_PE_indirect))
 		return -1;
 	if (fmt == DW_EH_PE_uleb128 || fmt == DW_EH_PE_sleb128) {
 		if (get_leb(&p, end, fmt == DW_EH_PE_sleb128, v))
@@ -247,7 +247,7 @@ static bool op_breg(const Dwarf_Op *op, unsigned int *reg, int64_t *off)
 		*off = (int64_t)op->number;
 		return true;
 	}
-	if (op->atom == DW_OP_bregx) {
+	if (op->atom == DW_OP_bregx && op->number <= 255) {
 		*reg = op->number;
 		*off = (int64_t)op->number2;
 		return true;
@@ -311,7 +311,15 @@ static bool reg_loc(Dwarf_Frame *frame, int regno, struct sframe_loc *loc)
 		n--;
 	if (!n)
 		return false;
-	if (ops[0].atom == DW_OP_call_frame_cfa) {
+	if (ops[0].atom == DW_OP_call_frame_cfa && n == 2 &&
+	    op_breg(&ops[1], &reg, &off)) {
+		/*
+		 * expression(bregR K) / val_expression(bregR K): libdw puts
+		 * the CFA first, as the expression starts with it pushed;
+		 * the result is the top of the stack, R + K
+		 */
+		loc->kind = value ? SFRAME_LOC_REG : SFRAME_LOC_REG_DEREF;
+	} else if (ops[0].atom == DW_OP_call_frame_cfa) {
 		/* offset(N) / val_offset(N): CFA, plus_uconst N */
 		if (n == 2 && ops[1].atom == DW_OP_plus_uconst)
 			off = (int64_t)ops[1].number;
@@ -321,7 +329,8 @@ static bool reg_loc(Dwarf_Frame *frame, int regno, struct sframe_loc *loc)
 	} else if (n == 1 && op_breg(&ops[0], &reg, &off)) {
 		/* val_expression(breg): value; expression(breg): saved there */
 		loc->kind = value ? SFRAME_LOC_REG : SFRAME_LOC_REG_DEREF;
-	} else if (n == 1 && !value && ops[0].atom == DW_OP_regx) {
+	} else if (n == 1 && !value && ops[0].atom == DW_OP_regx &&
+		   ops[0].number <= 255) {
 		/* register(R): the value is in R */
 		loc->kind = SFRAME_LOC_REG;
 		reg = ops[0].number;
@@ -472,6 +481,7 @@ struct range {
 	uint64_t	lo, hi;
 	bool		key_b;
 	bool		debug;		/* from .debug_frame */
+	bool		keep;		/* no overlap with one kept */
 	Dwarf_CFI	*cfi;
 };
 
@@ -490,7 +500,7 @@ static int list_fdes(struct reader *r, const struct cfi_sec *s,
 		     struct range **rs, size_t *n, size_t *cap)
 {
 	const uint8_t *base = s->data->d_buf;
-	Dwarf_Off off = 0, next;
+	Dwarf_Off off = 0, next = (Dwarf_Off)-1;
 	struct {
 		Dwarf_Off	off;
 		struct cie_info	ci;
@@ -549,7 +559,7 @@ static int list_fdes(struct reader *r, const struct cfi_sec *s,
 			*cap = c;
 		}
 		(*rs)[(*n)++] = (struct range){ lo, lo + len, ci.key_b, !s->eh,
-						  s->cfi };
+						  false, s->cfi };
 	}
 	free(cies);
 	return ret;
@@ -584,8 +594,8 @@ int sfg_read(const char *path, struct sfg_obj *o, char *err, size_t errlen)
 {
 	struct reader r = { .obj = o };
 	struct cfi_sec secs[2] = { { 0 } };
-	struct range *rs = NULL;
-	size_t nr = 0, rcap = 0, i, shstrndx;
+	struct range *rs = NULL, **ehs = NULL;
+	size_t nr = 0, rcap = 0, i, shstrndx, neh = 0;
 	const void *id;
 	Dwarf *dw = NULL;
 	Elf_Scn *scn = NULL;
@@ -640,6 +650,8 @@ int sfg_read(const char *path, struct sfg_obj *o, char *err, size_t errlen)
 			k = 1;
 		else
 			continue;
+		if ((sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
+			continue;
 		secs[k].data = elf_getdata(scn, NULL);
 		secs[k].addr = sh.sh_addr;
 		secs[k].eh = !k;
@@ -660,19 +672,55 @@ int sfg_read(const char *path, struct sfg_obj *o, char *err, size_t errlen)
 			goto out;
 		}
 	}
-	/* An FDE that overlaps one before it (.eh_frame first) is dropped */
+	/*
+	 * .eh_frame's FDEs, then .debug_frame's where they cover nothing of
+	 * .eh_frame's: an FDE that overlaps one kept before it is dropped.
+	 * Then the kept ones in address order.
+	 */
 	qsort(rs, nr, sizeof(*rs), cmp_range);
+	ehs = calloc(nr + 1, sizeof(*ehs));
+	if (!ehs) {
+		fail(err, errlen, "%s: out of memory", path);
+		goto out;
+	}
 	for (i = 0; i < nr; i++) {
-		if (rs[i].lo < covered)
+		if (rs[i].debug || rs[i].lo < covered)
+			continue;
+		rs[i].keep = true;
+		covered = rs[i].hi;
+		ehs[neh++] = &rs[i];
+	}
+	covered = 0;
+	for (i = 0; i < nr; i++) {
+		size_t lo = 0, hi = neh;
+
+		if (!rs[i].debug || rs[i].lo < covered)
+			continue;
+		/* The first kept .eh_frame FDE that ends after this start */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (ehs[mid]->hi <= rs[i].lo)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < neh && ehs[lo]->lo < rs[i].hi)
+			continue;
+		rs[i].keep = true;
+		covered = rs[i].hi;
+	}
+	for (i = 0; i < nr; i++) {
+		if (!rs[i].keep)
 			continue;
 		if (fde_rows(&r, rs[i].cfi, rs[i].lo, rs[i].hi, rs[i].key_b)) {
 			fail(err, errlen, "%s: out of memory", path);
 			goto out;
 		}
-		covered = rs[i].hi;
 	}
 	ret = 0;
 out:
+	free(ehs);
 	free(rs);
 	if (dw)
 		dwarf_end(dw);

@@ -121,6 +121,29 @@ static bool oracle_loc(Dwarf_Frame *f, int regno, struct sframe_loc *loc)
 		loc->kind = ops ? SFRAME_LOC_UNDEFINED : SFRAME_LOC_SAME;
 		return true;
 	}
+	/*
+	 * [call_frame_cfa, bregR K (, stack_value)]: DW_CFA_expression and
+	 * DW_CFA_val_expression of one register and offset (libdw pushes
+	 * the CFA first)
+	 */
+	if (n >= 2 && ops[0].atom == DW_OP_call_frame_cfa &&
+	    ((ops[1].atom >= DW_OP_breg0 && ops[1].atom <= DW_OP_breg31) ||
+	     (ops[1].atom == DW_OP_bregx && ops[1].number <= 255))) {
+		bool x = ops[1].atom == DW_OP_bregx;
+
+		loc->reg = x ? ops[1].number :
+			   (Dwarf_Word)(ops[1].atom - DW_OP_breg0);
+		loc->off = (int32_t)(x ? ops[1].number2 : ops[1].number);
+		if (n == 2) {
+			loc->kind = SFRAME_LOC_REG_DEREF;
+			return true;
+		}
+		if (n == 3 && ops[2].atom == DW_OP_stack_value) {
+			loc->kind = SFRAME_LOC_REG;
+			return true;
+		}
+		return false;
+	}
 	/* [call_frame_cfa, plus_uconst K (, stack_value)] */
 	if (ops[0].atom == DW_OP_call_frame_cfa) {
 		size_t k = 1;
