@@ -195,7 +195,10 @@ static const char *user_cache(char *buf, size_t len)
 	return buf;
 }
 
-/* Whether a seccomp filter or strict mode is on: then no sframe-gen */
+/*
+ * Whether a seccomp filter or strict mode is on (or unknown): then no
+ * sframe-gen
+ */
 static bool under_seccomp(void)
 {
 	static char buf[4096];
@@ -208,8 +211,9 @@ static bool under_seccomp(void)
 	if (n <= 0)
 		return true;
 	buf[n] = 0;
+	/* No such line: a kernel without CONFIG_SECCOMP */
 	p = strstr(buf, "\nSeccomp:");
-	return !p || strtol(p + 9, NULL, 10) != 0;
+	return p && strtol(p + 9, NULL, 10) != 0;
 }
 
 /*
