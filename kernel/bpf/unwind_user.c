@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Deferred user stacks for BPF programs.
+ *
+ * bpf_unwind_user_deferred() asks for the current task's user stack to be
+ * unwound when the task next returns to user space, where the unwinder
+ * may fault pages in (SFrame sections, the user stack) and so gets
+ * complete chains that an unwind in NMI context cannot.  It returns the
+ * cookie of the current kernel entry (kernel/unwind/deferred.c): every
+ * request made before the task leaves the kernel, by any BPF program or
+ * by perf, gets the same cookie, and one unwind serves them all.  The
+ * stack arrives as a struct bpf_unwind_user_record in the ring buffer the
+ * program named; user space joins it to the program's own events by the
+ * cookie.
+ *
+ * A task holds up to BPF_UNWIND_USER_MAPS ring buffers to deliver to,
+ * with a reference on each, in its struct unwind_task_info.  A request
+ * only claims a slot and schedules the unwind, so that it can run in NMI
+ * context; the unwind callback, in task context, writes the records and
+ * drops the references.
+ */
+#include <linux/bpf.h>
+#include <linux/btf.h>
+#include <linux/btf_ids.h>
+#include <linux/init.h>
+#include <linux/overflow.h>
+#include <linux/sched.h>
+#include <linux/unwind_deferred.h>
+
+static struct unwind_work bpf_unwind_work;
+static bool bpf_unwind_ready __ro_after_init;
+
+/*
+ * bpf_unwind_user_output - Write one record of @trace to @map
+ *
+ * Context: Task context, at the return to user space.
+ */
+static void bpf_unwind_user_output(struct bpf_map *map,
+				   struct unwind_stacktrace *trace, u64 cookie)
+{
+	struct bpf_unwind_user_record *rec;
+	unsigned int i, nr = trace->nr;
+	u64 lost;
+
+	rec = bpf_ringbuf_kern_reserve(map, struct_size(rec, ips, nr), &lost);
+	if (!rec)
+		return;
+	rec->cookie = cookie;
+	rec->pid = task_tgid_nr(current);
+	rec->tid = task_pid_nr(current);
+	rec->nr = nr;
+	rec->lost = min_t(u64, lost, U32_MAX);
+	for (i = 0; i < nr; i++)
+		rec->ips[i] = trace->entries[i];
+	bpf_ringbuf_kern_submit(rec);
+}
+
+/*
+ * bpf_unwind_user_callback - Deliver the unwound stack to the ring buffers
+ *
+ * Called once per kernel entry in which a request was made, with the
+ * stack unwound at the return to user space.  A task that exits gets
+ * here from do_exit(): it delivers nothing.  Neither does a request made
+ * before an exec(): the stack it wanted is gone.
+ *
+ * Context: Task context, may sleep.
+ */
+static void bpf_unwind_user_callback(struct unwind_work *work,
+				     struct unwind_stacktrace *trace,
+				     u64 cookie)
+{
+	struct bpf_unwind_user_pending *p = &current->unwind_info.bpf;
+	bool deliver = !(current->flags & PF_EXITING);
+	int i;
+
+	/* What a request that interrupts this loop finds delivered */
+	for (i = 0; i < BPF_UNWIND_USER_MAPS; i++)
+		WRITE_ONCE(p->done[i], NULL);
+	WRITE_ONCE(p->done_cookie, cookie);
+	for (i = 0; i < BPF_UNWIND_USER_MAPS; i++) {
+		struct bpf_map *map = xchg(&p->map[i], NULL);
+
+		if (!map)
+			continue;
+		if (deliver && READ_ONCE(p->exec_id[i]) == current->self_exec_id) {
+			WRITE_ONCE(p->done[i], map);
+			bpf_unwind_user_output(map, trace, cookie);
+		}
+		bpf_map_put(map);
+	}
+}
+
+/*
+ * bpf_unwind_user_delivered - Whether @map got the stack of entry @cookie
+ *
+ * For a request made after the unwind callback of the entry took the
+ * slots (late on the way out, or in an interrupt of the callback).
+ *
+ * Context: Any context, NMI included.
+ */
+static bool bpf_unwind_user_delivered(struct bpf_unwind_user_pending *p,
+				      struct bpf_map *map, u64 cookie)
+{
+	int i;
+
+	if (READ_ONCE(p->done_cookie) != cookie)
+		return false;
+	for (i = 0; i < BPF_UNWIND_USER_MAPS; i++)
+		if (READ_ONCE(p->done[i]) == map)
+			return true;
+	return false;
+}
+
+/*
+ * bpf_unwind_user_claim - Take a slot of the current task for @map
+ *
+ * The unwind callback runs in the same task, so it cannot run between the
+ * claim and the reference taken here: at most it was interrupted by the
+ * request, and finds the slot full or empty.
+ *
+ * Context: Any context, NMI included.
+ * Return: The slot, -EEXIST if @map has one already, -ENOSPC if all are
+ *         taken, -ENOENT if @map is being freed.
+ */
+static int bpf_unwind_user_claim(struct bpf_unwind_user_pending *p,
+				 struct bpf_map *map)
+{
+	int i;
+
+	for (i = 0; i < BPF_UNWIND_USER_MAPS; i++)
+		if (READ_ONCE(p->map[i]) == map)
+			return -EEXIST;
+	for (i = 0; i < BPF_UNWIND_USER_MAPS; i++) {
+		if (cmpxchg(&p->map[i], NULL, map))
+			continue;
+		if (IS_ERR(bpf_map_inc_not_zero(map))) {
+			WRITE_ONCE(p->map[i], NULL);
+			return -ENOENT;
+		}
+		WRITE_ONCE(p->exec_id[i], current->self_exec_id);
+		return i;
+	}
+	return -ENOSPC;
+}
+
+/*
+ * bpf_unwind_user_release - Give back the slot of a request that failed
+ *
+ * The program holds a reference to @map, so this is never the last.
+ *
+ * Context: Any context, NMI included.
+ * Return: false if the unwind callback took the slot first.
+ */
+static bool bpf_unwind_user_release(struct bpf_unwind_user_pending *p,
+				    int slot, struct bpf_map *map)
+{
+	if (cmpxchg(&p->map[slot], map, NULL) != map)
+		return false;
+	bpf_map_put(map);
+	return true;
+}
+
+__bpf_kfunc_start_defs();
+
+/**
+ * bpf_unwind_user_deferred() - Get the user stack at the return to user space
+ * @map__map: A BPF_MAP_TYPE_RINGBUF map that receives the stack as a
+ *            struct bpf_unwind_user_record
+ * @flags__k: 0 (no flags are defined)
+ * @cookie: Set to the cookie of the current kernel entry, or to 0 on error
+ *
+ * Asks for the current task's user stack to be unwound when the task
+ * returns to user space, with SFrame where kernel.sframe_unwind allows it
+ * and frame pointers elsewhere, and written to @map__map with the cookie.
+ * Several requests in one kernel entry, from any programs, get the same
+ * cookie; a ring buffer gets the stack once per entry however often it is
+ * named, also when a request comes after the stack was delivered (the
+ * record with the cookie is there).  No record arrives if the task exits
+ * or execs first, or if the ring buffer is full (the next record's @lost
+ * counts it).
+ *
+ * Context: Any context a tracing program runs in, NMI included.
+ * Return: 0 if the stack will be written to @map__map; -EINVAL if the
+ *         task has no user space (kernel thread, exiting) or @flags__k is
+ *         not 0; -ENOSPC if the task already has requests for
+ *         BPF_UNWIND_USER_MAPS other ring buffers in this entry; -EBUSY
+ *         if the stack of this entry was already delivered, to other
+ *         ring buffers only; -EOPNOTSUPP
+ *         if deferred unwinding is unavailable.
+ */
+__bpf_kfunc int bpf_unwind_user_deferred(void *map__map, u64 flags__k,
+					 u64 *cookie)
+{
+	struct bpf_unwind_user_pending *p = &current->unwind_info.bpf;
+	struct bpf_map *map = map__map;
+	int slot, ret;
+
+	*cookie = 0;
+	if (!READ_ONCE(bpf_unwind_ready))
+		return -EOPNOTSUPP;
+	if (flags__k || map->map_type != BPF_MAP_TYPE_RINGBUF)
+		return -EINVAL;
+	if (!current->mm || (current->flags & (PF_KTHREAD | PF_EXITING)))
+		return -EINVAL;
+
+	slot = bpf_unwind_user_claim(p, map);
+	if (slot < 0 && slot != -EEXIST)
+		return slot;
+
+	ret = unwind_deferred_request(&bpf_unwind_work, cookie);
+	if (ret < 0) {
+		if (slot >= 0)
+			bpf_unwind_user_release(p, slot, map);
+		*cookie = 0;
+		return ret;
+	}
+	/*
+	 * 1: the callback is pending, or it already ran in this entry and
+	 * will not run again.  If it is running under us (this request
+	 * interrupted it) and took the slot, it delivers; if it delivered to
+	 * @map already, the record with this cookie is there.
+	 */
+	if (ret == 1 && slot >= 0 &&
+	    !(atomic_long_read(&current->unwind_info.unwind_mask) &
+	      UNWIND_PENDING) &&
+	    bpf_unwind_user_release(p, slot, map) &&
+	    !bpf_unwind_user_delivered(p, map, *cookie))
+		return -EBUSY;
+	return 0;
+}
+
+__bpf_kfunc_end_defs();
+
+/**
+ * bpf_unwind_user_task_free - Drop the references of undelivered requests
+ * @task: A task being freed
+ *
+ * Context: Any context __put_task_struct() runs in.
+ */
+void bpf_unwind_user_task_free(struct task_struct *task)
+{
+	struct bpf_unwind_user_pending *p = &task->unwind_info.bpf;
+	int i;
+
+	for (i = 0; i < BPF_UNWIND_USER_MAPS; i++) {
+		struct bpf_map *map = xchg(&p->map[i], NULL);
+
+		if (map)
+			bpf_map_put(map);
+	}
+}
+
+BTF_KFUNCS_START(bpf_unwind_user_kfunc_ids)
+BTF_ID_FLAGS(func, bpf_unwind_user_deferred)
+BTF_KFUNCS_END(bpf_unwind_user_kfunc_ids)
+
+static const struct btf_kfunc_id_set bpf_unwind_user_kfunc_set = {
+	.owner	= THIS_MODULE,
+	.set	= &bpf_unwind_user_kfunc_ids,
+};
+
+/* The program types that run in the context of the task they trace */
+static const enum bpf_prog_type bpf_unwind_user_prog_types[] = {
+	BPF_PROG_TYPE_KPROBE,		/* kprobes and uprobes */
+	BPF_PROG_TYPE_TRACEPOINT,
+	BPF_PROG_TYPE_RAW_TRACEPOINT,
+	BPF_PROG_TYPE_PERF_EVENT,
+	BPF_PROG_TYPE_TRACING,		/* fentry, fexit, tp_btf */
+};
+
+static int __init bpf_unwind_user_init(void)
+{
+	int i, ret;
+
+	ret = unwind_deferred_init(&bpf_unwind_work, bpf_unwind_user_callback);
+	if (ret) {
+		pr_warn("bpf: no deferred user stacks: %d\n", ret);
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(bpf_unwind_user_prog_types); i++) {
+		ret = register_btf_kfunc_id_set(bpf_unwind_user_prog_types[i],
+						&bpf_unwind_user_kfunc_set);
+		if (ret)
+			return ret;
+	}
+	WRITE_ONCE(bpf_unwind_ready, true);
+	return 0;
+}
+late_initcall(bpf_unwind_user_init);
