@@ -9,7 +9,7 @@ DEV := devtools
 export SFRAME_CACHE ?= /var/cache/sframe-unwind
 
 .PHONY: help root tree patches patches-bisect kernel kernel-perf kunit \
-	kunit-arm64 kunit-s390 kunit-cross vm test harness sframe-diff sframe-tools sframe-gen-check fuzz selftests \
+	kunit-arm64 kunit-s390 kunit-cross vm test harness sframe-diff sframe-tools sframe-gen-check bpf fuzz selftests \
 	bench-walker test-vm demo-defer bench-mmap perf demo bench mutants stress clean distclean
 
 help:
@@ -19,6 +19,7 @@ help:
 	@echo "make harness         the userspace harness level (unit tests, fuzz smoke, sframe-diff)"
 	@echo "make sframe-diff [FILES='ELF...']  our rule vs libsframe's at every PC (default: the corpus)"
 	@echo "make sframe-tools    build build/sframe/: sframe-gen, sframe-audit.so, sframe-run"
+	@echo "make bpf             build build/bpf/sframe-profile (BPF profiler, deferred or in-event user stacks)"
 	@echo "make sframe-gen-check [FILES='ELF...']  sframe-gen's output vs libdw's CFI and libsframe at every PC"
 	@echo "make fuzz [SECONDS=N]  libFuzzer on the SFrame reader (default 60 s)"
 	@echo "make mutants [MUTANTS='NN ...']  plant each bug of devtools/mutants/, check that a test level kills it"
@@ -108,6 +109,9 @@ sframe-diff: root
 
 sframe-tools: root
 	$(DEV)/sframe-gen-check.sh --build
+
+bpf: root
+	$(DEV)/bpf/build.sh
 
 sframe-gen-check: root
 	$(DEV)/sframe-gen-check.sh $(FILES)

@@ -30,7 +30,8 @@ for p in "$out"/0*-*.patch; do
 	# Dwarf_Frame): only that check is off for it, and we say so.
 	opts=()
 	if ! grep '^+++ b/' "$p" | grep -vq -e '^+++ b/tools/testing/' \
-		-e '^+++ b/tools/sframe/' -e '^+++ b/MAINTAINERS$'; then
+		-e '^+++ b/tools/sframe/' -e '^+++ b/tools/bpf/sframe-profile/' \
+		-e '^+++ b/MAINTAINERS$'; then
 		opts=(--ignore CAMELCASE,MACRO_WITH_FLOW_CONTROL,MACRO_ARG_REUSE)
 		msg "$(basename "$p"): user space code only, checkpatch --ignore CAMELCASE (C library and libdw type names), MACRO_WITH_FLOW_CONTROL and MACRO_ARG_REUSE (the shim of unsafe_get_user() jumps to its label and takes the type of its pointer, as the kernel's macro does)"
 	fi

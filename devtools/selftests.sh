@@ -7,7 +7,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-TESTS=(sframe)
+TESTS=(sframe sframe_bpf)
 "$REPO/devtools/tree.sh" apply
 for t in "${TESTS[@]}"; do
 	src=$REPO/build/linux/tools/testing/selftests/$t

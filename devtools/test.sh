@@ -143,6 +143,8 @@ level_vm() {
 	# sframe-gen's tools (build/sframe) and libc_walk, for the chains
 	# through libc
 	"$REPO/devtools/libc-walk/build.sh" "$REPO/build/libc-walk" >&2 || return 1
+	# sframe-profile, for the BPF clients' end-to-end checks
+	"$REPO/devtools/bpf/build.sh" || return 1
 	mkdir -p "$agree"
 	cp "$SFRAME_CACHE/work/corpus/v3-x86_64-o2-zstd" "$agree/zstd"
 	head -c 1000000 "$agree/zstd" | od -An -tx1 -v | head -c 3000000 >"$agree/input"
@@ -196,7 +198,7 @@ vm_key() {
 			devtools/*.sh devtools/tests/*.sh devtools/libc-walk/* \
 			devtools/configs/* build/sframe/sframe-gen \
 			build/sframe/sframe-audit.so build/sframe/sframe-run \
-			build/libc-walk/libc_walk \
+			build/libc-walk/libc_walk devtools/bpf/* build/bpf/sframe-profile \
 			"$SFRAME_CACHE/sid-root/var/lib/dpkg/status"
 		find build/selftests -type f -print0 | sort -z | xargs -0 sha256sum
 	) | sha256sum | cut -c1-16

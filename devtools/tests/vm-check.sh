@@ -13,6 +13,8 @@
 #   - libc_walk: samples inside qsort() and its callback carry the exact
 #     chain with sframe-run (Debian's perf, fp,defer), libc registered
 #     through prctl() (/proc/self/sframe);
+#   - BPF clients on a deep no-frame-pointer program (sframe-profile
+#     deferred and in the event, bpftrace, profile-libbpf): exact chains;
 #   - the kselftests' own TAP;
 #   - the 60-second soak (devtools/stress.sh check: its summary as
 #     comments, its checks as TAP lines).
@@ -121,6 +123,31 @@ elif "$REPO/devtools/chroot.sh" "$REPO/devtools/tests/agree.sh" analyze \
 else
 	tap FAIL "$desc: $(tail -n1 "$out/agree-libc.log") (build/vm/agree-libc.log)"
 fi
+
+# BPF clients on sframe_bpf_deep: >= 99 % of the samples in its chain
+# have the exact chain to main
+echo "# bpf clients: $(cat "$out/bpf.time" 2>/dev/null) in the VM"
+for c in "deferred script sframe-profile --deferred" \
+	 "in-event script sframe-profile --in-event" \
+	 "folded folded sframe-profile --deferred --folded" \
+	 "bpftrace bpftrace bpftrace ustack" \
+	 "profile-libbpf folded profile-libbpf (stack map)"; do
+	set -- $c
+	f=$out/bpf-$1.txt fmt=$2
+	shift 2
+	if ! [ -s "$f" ]; then
+		tap FAIL "bpf: $*: no output (build/vm/bpf.log)"
+	elif r=$("$REPO/devtools/bpf/deep-check.sh" "$fmt" "$f" 2>&1); then
+		tap OK "bpf: $*: $(tail -n1 <<<"$r")"
+		head -n-1 <<<"$r"
+	else
+		tap FAIL "bpf: $*: $(tail -n1 <<<"$r") (build/vm/bpf-$1.txt)"
+		head -n-1 <<<"$r"
+	fi
+done
+for f in deferred in-event; do
+	[ -s "$out/bpf-$f.err" ] && echo "# $(cat "$out/bpf-$f.err")"
+done
 
 if ! [ -d "$out/stress" ]; then
 	tap FAIL "stress: the soak did not run (no sframe_stress or perf?)"

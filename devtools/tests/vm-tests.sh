@@ -6,7 +6,9 @@
 # runs perf's shell test of --call-graph sframe, records the SFrame/DWARF
 # agreement run (under sframe-run, so that faults inside libc unwind
 # through SFrame generated from its CFI), records libc_walk with Debian's
-# perf and fp,defer, runs the feature's kselftests and a 60-second soak
+# perf and fp,defer, profiles a deep program with BPF clients
+# (sframe-profile, bpftrace, libbpf-tools' profile), runs the feature's
+# kselftests and a 60-second soak
 # (devtools/stress.sh, as make stress runs it longer), all into build/vm/.
 # devtools/tests/vm-check.sh turns that into TAP on the host afterwards:
 # in this guest (TCG, KASAN, kmemleak) every exec costs about half a
@@ -52,6 +54,14 @@ if [ -x "$repo/build/libc-walk/libc_walk" ]; then
 			echo "exit status $?" >>"$out/agree-libc-record.log"
 		lap >"$out/agree-libc.time"
 	fi
+fi
+
+# BPF clients on the deep no-frame-pointer program: sframe-profile
+# deferred and in the event, bpftrace, the libbpf tools' profile
+if [ -x "$repo/build/selftests/sframe_bpf/sframe_bpf_deep" ]; then
+	lap >/dev/null
+	"$repo/devtools/bpf/guest.sh" "$out" >"$out/bpf.log" 2>&1
+	lap >"$out/bpf.time"
 fi
 
 # The feature's kselftests (TAP, as they print it)

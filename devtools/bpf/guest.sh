@@ -1,0 +1,54 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# guest.sh OUT: in the debug VM, profile sframe_bpf_deep (the deep
+# no-frame-pointer chain of the sframe_bpf kselftests) with BPF clients:
+# sframe-profile deferred, in the event and folded; Debian's bpftrace
+# (ustack in a map); the libbpf tools' profile (bpf_get_stackid() with a
+# stack map).  Output in OUT/bpf-*.txt, checked on the host by
+# devtools/bpf/deep-check.sh (devtools/tests/vm-check.sh).
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+out=${1:?usage: guest.sh OUT}
+deep=$repo/build/selftests/sframe_bpf/sframe_bpf_deep
+prof=$repo/build/bpf/sframe-profile
+secs=3
+
+[ -x "$deep" ] || { echo "no $deep" >&2; exit 1; }
+if [ -x "$prof" ]; then
+	"$prof" --deferred -F 1000 -- "$deep" $secs >"$out/bpf-deferred.txt" 2>"$out/bpf-deferred.err"
+	"$prof" --in-event -F 1000 -- "$deep" $secs >"$out/bpf-in-event.txt" 2>"$out/bpf-in-event.err"
+	"$prof" --deferred --folded -F 1000 -- "$deep" $secs >"$out/bpf-folded.txt" 2>"$out/bpf-folded.err"
+	"$prof" --help >"$out/bpf-help.txt" 2>&1
+fi
+# Both symbolize when they print, from the live process: the program
+# lingers (sleeps) after it spins until they have printed.  They start
+# slowly under TCG (bpftrace compiles its script with LLVM): the program
+# starts once they have attached.
+if command -v bpftrace >/dev/null; then
+	bpftrace -e 'profile:hz:999 /comm == "sframe_bpf_deep"/ { @[ustack] = count(); }' \
+		>"$out/bpf-bpftrace.txt" 2>&1 &
+	bt=$!
+	i=0
+	while ! grep -q Attached "$out/bpf-bpftrace.txt" && [ $i -lt 300 ]; do
+		sleep 1; i=$((i + 1))
+	done
+	"$deep" $secs 60 >/dev/null &
+	pid=$!
+	sleep $((secs + 1))
+	kill -INT $bt
+	wait $bt
+	kill $pid
+	wait $pid
+fi
+# profile-libbpf symbolizes from the live process too, and takes seconds
+# to attach: the program spins for longer than it profiles.
+if command -v profile-libbpf >/dev/null; then
+	"$deep" 600 >/dev/null &
+	pid=$!
+	profile-libbpf -U -f -F 999 $secs >"$out/bpf-profile-libbpf.all" 2>&1
+	echo "profile-libbpf: exit status $?" >&2
+	grep '^sframe_bpf_deep;' "$out/bpf-profile-libbpf.all" >"$out/bpf-profile-libbpf.txt"
+	kill $pid
+	wait $pid
+fi
+exit 0

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What sframe-profile's BPF program and its user space share. */
+#ifndef SFRAME_PROFILE_H
+#define SFRAME_PROFILE_H
+
+#define SP_KSTACK	64	/* kernel frames kept per sample */
+#define SP_USTACK	127	/* user frames in the event */
+
+/* One cpu-clock sample of the profiled process */
+struct sp_sample {
+	__u64	cookie;		/* deferred: the user stack's record */
+	__u32	pid;
+	__u32	tid;
+	__s32	knr;		/* kernel stack: bytes, or -errno */
+	__s32	unr;		/* user stack in the event: bytes, or -errno */
+	__s32	defer_ret;	/* bpf_unwind_user_deferred() */
+	__u32	pad;
+	__u64	kstack[SP_KSTACK];
+	__u64	ustack[SP_USTACK];
+};
+
+#endif
