@@ -775,8 +775,9 @@ TEST(perf_event)
 		.exclude_kernel = 1,
 	};
 	struct sft *s = sft_open(_metadata);
+	int fd, i, in_spin = 0;
 	struct bpf_link *link;
-	int fd, i, ok = 0;
+	char name[128];
 	pthread_t timer;
 
 	ASSERT_NE(NULL, s);
@@ -790,30 +791,37 @@ TEST(perf_event)
 	ASSERT_LE(0, fd);
 	link = bpf_program__attach_perf_event(s->skel->progs.perf_sample, fd);
 	ASSERT_NE(NULL, link);
-	sft_set(s, 1u << SFT_PROG_PERF, SFT_DEFER_ONE);
 	__atomic_store_n(&spin_stop, 0, __ATOMIC_RELAXED);
 	ASSERT_EQ(0, pthread_create(&timer, NULL, spin_timer, NULL));
+	sft_set(s, 1u << SFT_PROG_PERF, SFT_DEFER_ONE);
 	run(s1, 1);
-	pthread_join(timer, NULL);
 	sft_set(s, 0, SFT_DEFER_NONE);
+	pthread_join(timer, NULL);
 	bpf_link__destroy(link);
 	close(fd);
 	sft_drain(s);
-	TH_LOG("%d samples", s->nev);
-	ASSERT_LE(10, s->nev);
+	/*
+	 * The few samples taken on either side of the spin (in this
+	 * function) are not the chain under test; every one in spin() must
+	 * be exact, in the event and deferred.
+	 */
 	for (i = 0; i < s->nev; i++) {
 		struct sft_event *e = &s->ev[i];
 		struct rec *r;
 
+		if (e->nr < 8 || strcmp(csym(e->ustack[0], name, sizeof(name)),
+					"spin"))
+			continue;
+		in_spin++;
 		ASSERT_EQ(0, chain_check(_metadata, e->ustack, e->nr / 8, exp,
 					 true));
 		ASSERT_EQ(0, e->ret[0]);
 		ASSERT_EQ(1, recs_of(s, MAP_STACKS, e->cookie[0], &r));
 		ASSERT_EQ(0, chain_check(_metadata, r->ips, r->r.nr, exp,
 					 true));
-		ok++;
 	}
-	ASSERT_EQ(s->nev, ok);
+	TH_LOG("%d samples, %d of them in spin()", s->nev, in_spin);
+	ASSERT_LE(10, in_spin);
 	sft_close(s);
 }
 
