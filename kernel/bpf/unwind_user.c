@@ -19,6 +19,8 @@
  * context; the unwind callback, in task context, writes the records and
  * drops the references.
  */
+#define pr_fmt(fmt) "bpf: " fmt
+
 #include <linux/bpf.h>
 #include <linux/btf.h>
 #include <linux/btf_ids.h>
@@ -78,14 +80,22 @@ static void bpf_unwind_user_callback(struct unwind_work *work,
 		WRITE_ONCE(p->done[i], NULL);
 	WRITE_ONCE(p->done_cookie, cookie);
 	for (i = 0; i < BPF_UNWIND_USER_MAPS; i++) {
-		struct bpf_map *map = xchg(&p->map[i], NULL);
+		/*
+		 * A request that interrupts us only fills empty slots and
+		 * only empties its own, so the slot still holds @map at the
+		 * xchg(); it finds @map marked done before the slot empties.
+		 */
+		struct bpf_map *map = READ_ONCE(p->map[i]);
+		bool ok;
 
 		if (!map)
 			continue;
-		if (deliver && READ_ONCE(p->exec_id[i]) == current->self_exec_id) {
+		ok = deliver && READ_ONCE(p->exec_id[i]) == current->self_exec_id;
+		if (ok)
 			WRITE_ONCE(p->done[i], map);
+		xchg(&p->map[i], NULL);
+		if (ok)
 			bpf_unwind_user_output(map, trace, cookie);
-		}
 		bpf_map_put(map);
 	}
 }
@@ -114,18 +124,23 @@ static bool bpf_unwind_user_delivered(struct bpf_unwind_user_pending *p,
 /*
  * bpf_unwind_user_claim - Take a slot of the current task for @map
  *
- * The unwind callback runs in the same task, so it cannot run between the
- * claim and the reference taken here: at most it was interrupted by the
- * request, and finds the slot full or empty.
+ * Only the current task changes its slots.  The unwind callback runs in
+ * the same task, so it cannot run between the claim and the reference
+ * taken here: at most it was interrupted by the request, and finds the
+ * slot full or empty.  A request for the same @map that interrupts this
+ * one between the first scan and the cmpxchg() runs to its end first, so
+ * the second scan sees its slot, and @map never holds two.  The calling
+ * program holds a reference to @map, so bpf_map_inc() is safe, in
+ * sleepable programs too.
  *
  * Context: Any context, NMI included.
  * Return: The slot, -EEXIST if @map has one already, -ENOSPC if all are
- *         taken, -ENOENT if @map is being freed.
+ *         taken.
  */
 static int bpf_unwind_user_claim(struct bpf_unwind_user_pending *p,
 				 struct bpf_map *map)
 {
-	int i;
+	int i, j;
 
 	for (i = 0; i < BPF_UNWIND_USER_MAPS; i++)
 		if (READ_ONCE(p->map[i]) == map)
@@ -133,10 +148,13 @@ static int bpf_unwind_user_claim(struct bpf_unwind_user_pending *p,
 	for (i = 0; i < BPF_UNWIND_USER_MAPS; i++) {
 		if (cmpxchg(&p->map[i], NULL, map))
 			continue;
-		if (IS_ERR(bpf_map_inc_not_zero(map))) {
-			WRITE_ONCE(p->map[i], NULL);
-			return -ENOENT;
+		for (j = 0; j < BPF_UNWIND_USER_MAPS; j++) {
+			if (j != i && READ_ONCE(p->map[j]) == map) {
+				WRITE_ONCE(p->map[i], NULL);
+				return -EEXIST;
+			}
 		}
+		bpf_map_inc(map);
 		WRITE_ONCE(p->exec_id[i], current->self_exec_id);
 		return i;
 	}
@@ -179,14 +197,16 @@ __bpf_kfunc_start_defs();
  * or execs first, or if the ring buffer is full (the next record's @lost
  * counts it).
  *
- * Context: Any context a tracing program runs in, NMI included.
- * Return: 0 if the stack will be written to @map__map; -EINVAL if the
- *         task has no user space (kernel thread, exiting) or @flags__k is
- *         not 0; -ENOSPC if the task already has requests for
- *         BPF_UNWIND_USER_MAPS other ring buffers in this entry; -EBUSY
- *         if the stack of this entry was already delivered, to other
- *         ring buffers only; -EOPNOTSUPP
- *         if deferred unwinding is unavailable.
+ * Context: Any context a tracing program runs in, sleepable programs
+ *          and NMI included.
+ * Return: 0 if the stack will be written to @map__map (or was, in this
+ *         entry); -EINVAL if the task has no user space (kernel thread,
+ *         exiting) or @flags__k is not 0; -ENOSPC if the task already has
+ *         requests for BPF_UNWIND_USER_MAPS other ring buffers in this
+ *         entry; -EBUSY if the stack of this entry was already delivered,
+ *         to other ring buffers only; -EOPNOTSUPP if deferred unwinding is
+ *         unavailable, or in NMI context on an architecture without
+ *         NMI-safe cmpxchg().
  */
 __bpf_kfunc int bpf_unwind_user_deferred(void *map__map, u64 flags__k,
 					 u64 *cookie)
@@ -198,13 +218,15 @@ __bpf_kfunc int bpf_unwind_user_deferred(void *map__map, u64 flags__k,
 	*cookie = 0;
 	if (!READ_ONCE(bpf_unwind_ready))
 		return -EOPNOTSUPP;
+	if (in_nmi() && !IS_ENABLED(CONFIG_ARCH_HAVE_NMI_SAFE_CMPXCHG))
+		return -EOPNOTSUPP;
 	if (flags__k || map->map_type != BPF_MAP_TYPE_RINGBUF)
 		return -EINVAL;
 	if (!current->mm || (current->flags & (PF_KTHREAD | PF_EXITING)))
 		return -EINVAL;
 
 	slot = bpf_unwind_user_claim(p, map);
-	if (slot < 0 && slot != -EEXIST)
+	if (slot == -ENOSPC)
 		return slot;
 
 	ret = unwind_deferred_request(&bpf_unwind_work, cookie);
@@ -215,17 +237,20 @@ __bpf_kfunc int bpf_unwind_user_deferred(void *map__map, u64 flags__k,
 		return ret;
 	}
 	/*
-	 * 1: the callback is pending, or it already ran in this entry and
-	 * will not run again.  If it is running under us (this request
-	 * interrupted it) and took the slot, it delivers; if it delivered to
-	 * @map already, the record with this cookie is there.
+	 * 1: the callback is pending, or it already ran (or is running under
+	 * us: this request interrupted it) in this entry and will not run
+	 * again, although deferred.c may be pending for another user.  The
+	 * callback marks the entry done before it takes any slot.  If it
+	 * took ours, it delivers; if it delivered to @map before, the record
+	 * with this cookie is there; otherwise this entry's stack is gone.
 	 */
 	if (ret == 1 && slot >= 0 &&
-	    !(atomic_long_read(&current->unwind_info.unwind_mask) &
-	      UNWIND_PENDING) &&
+	    READ_ONCE(p->done_cookie) == *cookie &&
 	    bpf_unwind_user_release(p, slot, map) &&
-	    !bpf_unwind_user_delivered(p, map, *cookie))
+	    !bpf_unwind_user_delivered(p, map, *cookie)) {
+		*cookie = 0;
 		return -EBUSY;
+	}
 	return 0;
 }
 
@@ -274,7 +299,7 @@ static int __init bpf_unwind_user_init(void)
 
 	ret = unwind_deferred_init(&bpf_unwind_work, bpf_unwind_user_callback);
 	if (ret) {
-		pr_warn("bpf: no deferred user stacks: %d\n", ret);
+		pr_warn("no deferred user stacks: %d\n", ret);
 		return 0;
 	}
 	for (i = 0; i < ARRAY_SIZE(bpf_unwind_user_prog_types); i++) {

@@ -372,6 +372,7 @@ static const char * const prog_name[] = {
 	[SFT_PROG_FENTRY] = "fentry", [SFT_PROG_RAW_TP] = "raw_tp",
 	[SFT_PROG_UPROBE] = "uprobe", [SFT_PROG_PERF] = "perf_event",
 	[SFT_PROG_EXIT] = "exit_group", [SFT_PROG_EXEC] = "execve",
+	[SFT_PROG_LATE] = "late",
 };
 
 /* The programs on getppid() */
@@ -563,6 +564,89 @@ TEST(ring_buffer_full)
 	ring_buffer__consume(s->rb_small);
 	ASSERT_EQ(n + 1, s->nrec);
 	ASSERT_EQ(calls - n, s->rec[n].r.lost);
+	sft_close(s);
+}
+
+/*
+ * A perf event that asks for deferred callchains whenever the current
+ * thread hits the bpf_trace_printk tracepoint
+ */
+static int perf_defer_on_printk(void)
+{
+	static const char * const paths[] = {
+		"/sys/kernel/tracing/events/bpf_trace/bpf_trace_printk/id",
+		"/sys/kernel/debug/tracing/events/bpf_trace/bpf_trace_printk/id",
+	};
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = PERF_TYPE_TRACEPOINT,
+		.sample_period = 1,
+		.sample_type = PERF_SAMPLE_CALLCHAIN,
+		.exclude_callchain_kernel = 1,
+		.defer_callchain = 1,
+	};
+	unsigned int i;
+	FILE *f;
+
+	for (i = 0; i < ARRAY_SIZE(paths); i++) {
+		f = fopen(paths[i], "r");
+		if (!f)
+			continue;
+		if (fscanf(f, "%llu", (unsigned long long *)&attr.config) != 1)
+			attr.config = 0;
+		fclose(f);
+		if (attr.config)
+			return syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	}
+	return -1;
+}
+
+/*
+ * Requests late in an entry, after its stack was delivered (an fexit
+ * program on the delivery), while perf's deferred callchains are pending
+ * again: the ring buffer that got the stack gets 0 and the entry's
+ * cookie; another gets -EBUSY and cookie 0, and no record, neither in
+ * this entry nor in the next.
+ */
+TEST(late_request)
+{
+	struct sft *s = sft_open(_metadata);
+	struct sft_event *e, *l;
+	struct rec *r;
+	int fd, i;
+
+	ASSERT_NE(NULL, s);
+	fd = perf_defer_on_printk();
+	ASSERT_LE(0, fd);
+	s->skel->bss->late_print = 1;
+	sft_set(s, (1u << SFT_PROG_TP) | (1u << SFT_PROG_LATE), SFT_DEFER_ONE);
+	run(f1, 1);
+	sft_set(s, 0, SFT_DEFER_NONE);
+	sft_drain(s);
+	ASSERT_EQ(2, s->nev);
+	e = event_of(s, SFT_PROG_TP);
+	l = event_of(s, SFT_PROG_LATE);
+	ASSERT_NE(NULL, e);
+	ASSERT_NE(NULL, l);
+	ASSERT_EQ(0, e->ret[0]);
+	ASSERT_NE(0, e->cookie[0]);
+	ASSERT_EQ(e->cookie[0], l->cookie[2]);
+	ASSERT_EQ(0, l->ret[0]);
+	ASSERT_EQ(e->cookie[0], l->cookie[0]);
+	ASSERT_EQ(-EBUSY, l->ret[1]);
+	ASSERT_EQ(0, l->cookie[1]);
+	ASSERT_EQ(1, recs_of(s, MAP_STACKS, e->cookie[0], &r));
+	ASSERT_EQ(0, chain_check(_metadata, r->ips, r->r.nr, exp_f1, true));
+	/* A slot left behind would deliver in the next entry */
+	sft_set(s, 1u << SFT_PROG_TP, SFT_DEFER_ONE);
+	run(f1, 1);
+	sft_set(s, 0, SFT_DEFER_NONE);
+	sft_drain(s);
+	ASSERT_EQ(3, s->nev);
+	ASSERT_EQ(2, s->nrec);
+	for (i = 0; i < s->nrec; i++)
+		ASSERT_EQ(MAP_STACKS, s->rec[i].map);
+	close(fd);
 	sft_close(s);
 }
 

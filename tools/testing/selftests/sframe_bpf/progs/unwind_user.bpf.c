@@ -24,6 +24,7 @@ extern int bpf_unwind_user_deferred(void *map, __u64 flags,
 /* Set by the runner */
 __u32 progs_on;
 __u32 defer_mode;
+__u32 late_print;	/* late requests call bpf_printk() first */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -167,4 +168,40 @@ SEC("tp/syscalls/sys_enter_execve")
 int tp_execve(void *ctx)
 {
 	return sample(ctx, SFT_PROG_EXEC, false);
+}
+
+struct unwind_work;
+struct unwind_stacktrace;
+
+/*
+ * Late requests, after the stack of the entry was delivered, still in
+ * the same entry: for stacks, which got it, and stacks2, which did not.
+ * The bpf_printk() first lets a perf event on the bpf_trace_printk
+ * tracepoint ask for a deferred callchain, so that deferred unwinding is
+ * pending again, for perf.
+ */
+SEC("fexit/bpf_unwind_user_callback")
+int BPF_PROG(fexit_callback, struct unwind_work *work,
+	     struct unwind_stacktrace *trace, __u64 cookie)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = id >> 32;
+	struct sft_event *e;
+
+	if (!(progs_on & (1u << SFT_PROG_LATE)) ||
+	    !bpf_map_lookup_elem(&tgids, &tgid))
+		return 0;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e)
+		return 0;
+	__builtin_memset(e, 0, sizeof(*e));
+	e->prog = SFT_PROG_LATE;
+	e->tid = (__u32)id;
+	if (late_print)
+		bpf_printk("sframe_bpf: late request");
+	e->ret[0] = bpf_unwind_user_deferred(&stacks, 0, &e->cookie[0]);
+	e->ret[1] = bpf_unwind_user_deferred(&stacks2, 0, &e->cookie[1]);
+	e->cookie[2] = cookie;
+	bpf_ringbuf_submit(e, 0);
+	return 0;
 }
