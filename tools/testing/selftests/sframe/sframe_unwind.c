@@ -112,43 +112,7 @@ static int chain_check(struct __test_metadata *_metadata,
 
 /* ---- the code being unwound ---- */
 
-SFT_NOINLINE long f3(long x)
-{
-	return leaf_ptr(x) + 1;
-}
-
-SFT_NOINLINE long f2(long x)
-{
-	char pad[40];
-
-	pad[0] = x;
-	sft_keep(pad);
-	return f3(x + pad[0]) + 1;
-}
-
-SFT_NOINLINE long f1(long x)
-{
-	return f2(x) + 1;
-}
-
-/* Frame pointers kept: what the sysctl-off test unwinds */
-#define SFT_FP	__attribute__((__noipa__,				\
-			       __optimize__("no-omit-frame-pointer")))
-
-SFT_FP long fp3(long x)
-{
-	return leaf_ptr(x) + 1;
-}
-
-SFT_FP long fp2(long x)
-{
-	return fp3(x) + 1;
-}
-
-SFT_FP long fp1(long x)
-{
-	return fp2(x) + 1;
-}
+#include "sft_calls.h"
 
 SFT_NOINLINE long recurse(long depth)
 {

@@ -50,43 +50,7 @@ SFT_NOINLINE long sft_leaf(long x)
 /* Called through a global pointer: a real call, never inlined */
 long (*leaf_ptr)(long) = sft_leaf;
 
-SFT_NOINLINE long f3(long x)
-{
-	return leaf_ptr(x) + 1;
-}
-
-SFT_NOINLINE long f2(long x)
-{
-	char pad[40];
-
-	pad[0] = x;
-	sft_keep(pad);
-	return f3(x + pad[0]) + 1;
-}
-
-SFT_NOINLINE long f1(long x)
-{
-	return f2(x) + 1;
-}
-
-/* Frame pointers kept: what kernel.sframe_unwind=0 unwinds */
-#define SFT_FP	__attribute__((__noipa__,				\
-			       __optimize__("no-omit-frame-pointer")))
-
-SFT_FP long fp3(long x)
-{
-	return leaf_ptr(x) + 1;
-}
-
-SFT_FP long fp2(long x)
-{
-	return fp3(x) + 1;
-}
-
-SFT_FP long fp1(long x)
-{
-	return fp2(x) + 1;
-}
+#include "../sframe/sft_calls.h"
 
 /*
  * Spins in user space, what cpu-clock samples, until another thread says
