@@ -15,6 +15,7 @@
 #     through prctl() (/proc/self/sframe);
 #   - BPF clients on a deep no-frame-pointer program (sframe-profile
 #     deferred and in the event, bpftrace, profile-libbpf): exact chains;
+#     sframe-profile's errors, here on the host (devtools/bpf/errors.sh);
 #   - the kselftests' own TAP;
 #   - the 60-second soak (devtools/stress.sh check: its summary as
 #     comments, its checks as TAP lines).
@@ -148,6 +149,13 @@ done
 for f in deferred in-event; do
 	[ -s "$out/bpf-$f.err" ] && echo "# $(cat "$out/bpf-$f.err")"
 done
+# sframe-profile's clear errors, on the host (no root, no BTF, no kfunc)
+while IFS= read -r l; do
+	case $l in
+	"ok "*) tap OK "bpf: sframe-profile error, ${l#ok }" ;;
+	*) tap FAIL "bpf: sframe-profile error, ${l#FAIL }" ;;
+	esac
+done < <("$REPO/devtools/bpf/errors.sh")
 
 if ! [ -d "$out/stress" ]; then
 	tap FAIL "stress: the soak did not run (no sframe_stress or perf?)"

@@ -1,0 +1,43 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# errors.sh: sframe-profile's errors, checked on the host, whose kernel
+# has BTF but not bpf_unwind_user_deferred(): not root, no BTF (a mount
+# namespace hides /sys/kernel/btf), no kfunc, a bad option. One line per
+# case, "ok CASE: ..." or "FAIL CASE: ...", each with the exit status and
+# the message, which must be exact.
+set -uo pipefail
+. "$(dirname "$0")/../lib.sh"
+prof=$REPO/build/bpf/sframe-profile
+
+# check NAME RC MESSAGE CMD...: CMD (in the sid root) exits RC and says
+# MESSAGE on stderr
+check() {
+	local name=$1 want_rc=$2 want=$3 err rc
+	shift 3
+	err=$("$REPO/devtools/chroot.sh" -- "$@" 2>&1 >/dev/null)
+	rc=$?
+	if [ "$rc" = "$want_rc" ] && grep -qxF -- "$want" <<<"$err"; then
+		echo "ok $name: exits $rc, \"$want\""
+	else
+		echo "FAIL $name: exits $rc with \"$(head -n3 <<<"$err")\", wanted $want_rc and \"$want\""
+	fi
+}
+
+check "not root" 1 "sframe-profile: must run as root (needs CAP_BPF and CAP_PERFMON)" \
+	setpriv --reuid 65534 --regid 65534 --clear-groups "$prof" -- true
+# shellcheck disable=SC2016 # $0 is expanded by the inner shell
+check "no BTF" 1 "sframe-profile: the kernel has no BTF (/sys/kernel/btf/vmlinux; CONFIG_DEBUG_INFO_BTF)" \
+	unshare -m --propagation unchanged sh -c \
+	'mount -t tmpfs none /sys/kernel/btf && exec "$0" --in-event -- true' "$prof"
+if [ -e /sys/kernel/btf/vmlinux ]; then
+	check "no kfunc" 1 "sframe-profile: the kernel has no bpf_unwind_user_deferred() (CONFIG_BPF_UNWIND_USER_DEFERRED); try --in-event" \
+		"$prof" --deferred -- true
+else
+	echo "ok no kfunc # SKIP the host kernel has no BTF"
+fi
+check "bad option" 2 "Usage: sframe-profile [--deferred|--in-event] [-F HZ] [--folded] -- CMD [ARGS...]" \
+	"$prof" --bogus
+check "no command" 2 "Usage: sframe-profile [--deferred|--in-event] [-F HZ] [--folded] -- CMD [ARGS...]" \
+	"$prof" --deferred
+check "bad rate" 1 "sframe-profile: -F needs a positive rate" "$prof" -F 0 -- true
