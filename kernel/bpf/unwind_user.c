@@ -35,7 +35,8 @@ static bool bpf_unwind_ready __ro_after_init;
 /*
  * bpf_unwind_user_output - Write one record of @trace to @map
  *
- * Context: Task context, at the return to user space.
+ * Context: Task context where task work runs: the return to user space,
+ *          or io_uring's task work in a system call.
  */
 static void bpf_unwind_user_output(struct bpf_map *map,
 				   struct unwind_stacktrace *trace, u64 cookie)
@@ -77,13 +78,13 @@ static void bpf_unwind_user_callback(struct unwind_work *work,
 
 	/* What a request that interrupts this loop finds delivered */
 	for (i = 0; i < BPF_UNWIND_USER_MAPS; i++)
-		WRITE_ONCE(p->done[i], NULL);
+		WRITE_ONCE(p->done_id[i], 0);
 	WRITE_ONCE(p->done_cookie, cookie);
 	for (i = 0; i < BPF_UNWIND_USER_MAPS; i++) {
 		/*
 		 * A request that interrupts us only fills empty slots and
-		 * only empties its own, so the slot still holds @map at the
-		 * xchg(); it finds @map marked done before the slot empties.
+		 * only empties its own, so the slot still holds @map when
+		 * we empty it; it finds @map marked done before that.
 		 */
 		struct bpf_map *map = READ_ONCE(p->map[i]);
 		bool ok;
@@ -92,8 +93,8 @@ static void bpf_unwind_user_callback(struct unwind_work *work,
 			continue;
 		ok = deliver && READ_ONCE(p->exec_id[i]) == current->self_exec_id;
 		if (ok)
-			WRITE_ONCE(p->done[i], map);
-		xchg(&p->map[i], NULL);
+			WRITE_ONCE(p->done_id[i], map->id);
+		WRITE_ONCE(p->map[i], NULL);
 		if (ok)
 			bpf_unwind_user_output(map, trace, cookie);
 		bpf_map_put(map);
@@ -116,7 +117,7 @@ static bool bpf_unwind_user_delivered(struct bpf_unwind_user_pending *p,
 	if (READ_ONCE(p->done_cookie) != cookie)
 		return false;
 	for (i = 0; i < BPF_UNWIND_USER_MAPS; i++)
-		if (READ_ONCE(p->done[i]) == map)
+		if (READ_ONCE(p->done_id[i]) == map->id)
 			return true;
 	return false;
 }
@@ -129,22 +130,30 @@ static bool bpf_unwind_user_delivered(struct bpf_unwind_user_pending *p,
  * taken here: at most it was interrupted by the request, and finds the
  * slot full or empty.  A request for the same @map that interrupts this
  * one between the first scan and the cmpxchg() runs to its end first, so
- * the second scan sees its slot, and @map never holds two.  The calling
- * program holds a reference to @map, so bpf_map_inc() is safe, in
- * sleepable programs too.
+ * the second scan sees its slot, and @map never holds two.  The verifier
+ * only lets through maps the program holds (no inner maps), so @map is
+ * alive; __bpf_map_inc_not_zero() checks it all the same, without the
+ * RCU lockdep assertion of bpf_map_inc_not_zero(), which sleepable
+ * programs would trip.
  *
- * Context: Any context, NMI included.
- * Return: The slot, -EEXIST if @map has one already, -ENOSPC if all are
- *         taken.
+ * Context: Any context, NMI included where cmpxchg() is NMI-safe.
+ * Return: The slot, -EEXIST if @map has one already, -ESTALE if it has one
+ *         from before an exec in this entry, -ENOSPC if all are taken,
+ *         -ENOENT if @map is being freed.
  */
 static int bpf_unwind_user_claim(struct bpf_unwind_user_pending *p,
 				 struct bpf_map *map)
 {
 	int i, j;
 
-	for (i = 0; i < BPF_UNWIND_USER_MAPS; i++)
-		if (READ_ONCE(p->map[i]) == map)
-			return -EEXIST;
+	for (i = 0; i < BPF_UNWIND_USER_MAPS; i++) {
+		if (READ_ONCE(p->map[i]) != map)
+			continue;
+		/* Delivered to nobody: the exec replaced that stack */
+		if (READ_ONCE(p->exec_id[i]) != current->self_exec_id)
+			return -ESTALE;
+		return -EEXIST;
+	}
 	for (i = 0; i < BPF_UNWIND_USER_MAPS; i++) {
 		if (cmpxchg(&p->map[i], NULL, map))
 			continue;
@@ -154,7 +163,10 @@ static int bpf_unwind_user_claim(struct bpf_unwind_user_pending *p,
 				return -EEXIST;
 			}
 		}
-		bpf_map_inc(map);
+		if (IS_ERR(__bpf_map_inc_not_zero(map, false))) {
+			WRITE_ONCE(p->map[i], NULL);
+			return -ENOENT;
+		}
 		WRITE_ONCE(p->exec_id[i], current->self_exec_id);
 		return i;
 	}
@@ -166,7 +178,7 @@ static int bpf_unwind_user_claim(struct bpf_unwind_user_pending *p,
  *
  * The program holds a reference to @map, so this is never the last.
  *
- * Context: Any context, NMI included.
+ * Context: Any context, NMI included where cmpxchg() is NMI-safe.
  * Return: false if the unwind callback took the slot first.
  */
 static bool bpf_unwind_user_release(struct bpf_unwind_user_pending *p,
@@ -201,12 +213,16 @@ __bpf_kfunc_start_defs();
  *          and NMI included.
  * Return: 0 if the stack will be written to @map__map (or was, in this
  *         entry); -EINVAL if the task has no user space (kernel thread,
- *         exiting) or @flags__k is not 0; -ENOSPC if the task already has
- *         requests for BPF_UNWIND_USER_MAPS other ring buffers in this
- *         entry; -EBUSY if the stack of this entry was already delivered,
- *         to other ring buffers only; -EOPNOTSUPP if deferred unwinding is
- *         unavailable, or in NMI context on an architecture without
- *         NMI-safe cmpxchg().
+ *         exiting, not entered from user mode) or @flags__k is not 0;
+ *         -ENOSPC if the task already has requests for
+ *         BPF_UNWIND_USER_MAPS other ring buffers in this entry; -EBUSY
+ *         if the stack of this entry was already delivered, to other ring
+ *         buffers only, or @map__map has a request from before an exec in
+ *         this entry (rarely also for a request in an interrupt of the
+ *         delivery itself, whose record is then written all the same);
+ *         -EOPNOTSUPP if deferred unwinding is unavailable, or in NMI
+ *         context on an architecture without NMI-safe cmpxchg(); another
+ *         negative error code if the unwind could not be scheduled.
  */
 __bpf_kfunc int bpf_unwind_user_deferred(void *map__map, u64 flags__k,
 					 u64 *cookie)
@@ -226,7 +242,9 @@ __bpf_kfunc int bpf_unwind_user_deferred(void *map__map, u64 flags__k,
 		return -EINVAL;
 
 	slot = bpf_unwind_user_claim(p, map);
-	if (slot == -ENOSPC)
+	if (slot == -ESTALE)
+		return -EBUSY;
+	if (slot < 0 && slot != -EEXIST)
 		return slot;
 
 	ret = unwind_deferred_request(&bpf_unwind_work, cookie);
@@ -239,15 +257,18 @@ __bpf_kfunc int bpf_unwind_user_deferred(void *map__map, u64 flags__k,
 	/*
 	 * 1: the callback is pending, or it already ran (or is running under
 	 * us: this request interrupted it) in this entry and will not run
-	 * again, although deferred.c may be pending for another user.  The
-	 * callback marks the entry done before it takes any slot.  If it
+	 * again, although deferred.c may be pending again for another user.
+	 * The callback sets done_cookie before it takes any slot.  If it
 	 * took ours, it delivers; if it delivered to @map before, the record
 	 * with this cookie is there; otherwise this entry's stack is gone.
+	 * A slot of @map that we did not claim (-EEXIST) is another
+	 * request's, which we interrupted and which answers for itself.
 	 */
-	if (ret == 1 && slot >= 0 &&
-	    READ_ONCE(p->done_cookie) == *cookie &&
-	    bpf_unwind_user_release(p, slot, map) &&
-	    !bpf_unwind_user_delivered(p, map, *cookie)) {
+	if (ret == 1 && READ_ONCE(p->done_cookie) == *cookie) {
+		if (slot >= 0 && !bpf_unwind_user_release(p, slot, map))
+			return 0;
+		if (bpf_unwind_user_delivered(p, map, *cookie))
+			return 0;
 		*cookie = 0;
 		return -EBUSY;
 	}
@@ -279,9 +300,24 @@ BTF_KFUNCS_START(bpf_unwind_user_kfunc_ids)
 BTF_ID_FLAGS(func, bpf_unwind_user_deferred)
 BTF_KFUNCS_END(bpf_unwind_user_kfunc_ids)
 
+/*
+ * Iterator programs are of type tracing too, but run in the task that
+ * reads the iterator, not in one they trace.
+ */
+static int bpf_unwind_user_filter(const struct bpf_prog *prog, u32 kfunc_id)
+{
+	if (!btf_id_set8_contains(&bpf_unwind_user_kfunc_ids, kfunc_id))
+		return 0;
+	if (prog->type == BPF_PROG_TYPE_TRACING &&
+	    prog->expected_attach_type == BPF_TRACE_ITER)
+		return -EACCES;
+	return 0;
+}
+
 static const struct btf_kfunc_id_set bpf_unwind_user_kfunc_set = {
 	.owner	= THIS_MODULE,
 	.set	= &bpf_unwind_user_kfunc_ids,
+	.filter	= bpf_unwind_user_filter,
 };
 
 /* The program types that run in the context of the task they trace */

@@ -336,7 +336,7 @@ static const char * const prog_name[] = {
 	[SFT_PROG_FENTRY] = "fentry", [SFT_PROG_RAW_TP] = "raw_tp",
 	[SFT_PROG_UPROBE] = "uprobe", [SFT_PROG_PERF] = "perf_event",
 	[SFT_PROG_EXIT] = "exit_group", [SFT_PROG_EXEC] = "execve",
-	[SFT_PROG_LATE] = "late",
+	[SFT_PROG_LATE] = "late", [SFT_PROG_EXEC_AFTER] = "after exec",
 };
 
 /* The programs on getppid() */
@@ -658,12 +658,14 @@ static int map_freed_ms(__u32 id)
 /*
  * A task that asks in exit_group() exits before it returns to user space,
  * one that asks in execve() returns to another program: neither gets a
- * record, and neither keeps a reference to the ring buffer.
+ * record, and neither keeps a reference to the ring buffer.  A request
+ * after the exec in the same execve() (sched_process_exec) for the ring
+ * buffer named before it gets -EBUSY.
  */
 TEST(exit_and_exec)
 {
 	struct sft *s = sft_open(_metadata);
-	int go[2], i, exits = 0, execs = 0, ms, ms2;
+	int go[2], i, exits = 0, execs = 0, after = 0, ms, ms2;
 	__u32 id, id2;
 	char c = 0;
 	pid_t pid;
@@ -679,17 +681,24 @@ TEST(exit_and_exec)
 		_exit(2);
 	}
 	sft_add_tgid(s, pid);
-	sft_set(s, (1u << SFT_PROG_EXIT) | (1u << SFT_PROG_EXEC),
-		SFT_DEFER_ONE);
+	sft_set(s, (1u << SFT_PROG_EXIT) | (1u << SFT_PROG_EXEC) |
+		   (1u << SFT_PROG_EXEC_AFTER), SFT_DEFER_ONE);
 	ASSERT_EQ(1, write(go[1], &c, 1));
 	ASSERT_EQ(0, wait_child(pid));
 	sft_drain(s);
 	for (i = 0; i < s->nev; i++) {
+		if (s->ev[i].prog == SFT_PROG_EXEC_AFTER) {
+			ASSERT_EQ(-EBUSY, s->ev[i].ret[0]);
+			ASSERT_EQ(0, s->ev[i].cookie[0]);
+			after++;
+			continue;
+		}
 		ASSERT_EQ(0, s->ev[i].ret[0]);
 		exits += s->ev[i].prog == SFT_PROG_EXIT;
 		execs += s->ev[i].prog == SFT_PROG_EXEC;
 	}
 	ASSERT_EQ(1, execs);
+	ASSERT_EQ(1, after);
 	ASSERT_EQ(1, exits);
 	for (i = 0; i < s->nrec; i++)
 		ASSERT_NE(pid, s->rec[i].r.tid);
@@ -948,6 +957,8 @@ BAD(wrong_map)
 BAD(bad_flags)
 BAD(unknown_flags)
 BAD(wrong_type)
+BAD(inner_map)
+BAD(iter_task)
 
 /* Each wrong use is rejected at load, with a message that says why */
 TEST(verifier_rejects)
@@ -961,6 +972,10 @@ TEST(verifier_rejects)
 		{ pick_bad_flags, "bpf_unwind_user_deferred: unknown flags 0x1" },
 		{ pick_unknown_flags, "must be a known constant" },
 		{ pick_wrong_type,
+		  "calling kernel function bpf_unwind_user_deferred is not allowed" },
+		{ pick_inner_map,
+		  "bpf_unwind_user_deferred: map must not be an inner map" },
+		{ pick_iter_task,
 		  "calling kernel function bpf_unwind_user_deferred is not allowed" },
 	};
 	static char log[1 << 16];

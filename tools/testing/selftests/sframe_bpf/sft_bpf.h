@@ -22,6 +22,7 @@ enum sft_prog {
 	SFT_PROG_EXIT,		/* tracepoint sys_enter_exit_group */
 	SFT_PROG_EXEC,		/* tracepoint sys_enter_execve */
 	SFT_PROG_LATE,		/* fexit on the delivery of the stack */
+	SFT_PROG_EXEC_AFTER,	/* tracepoint sched_process_exec */
 	SFT_NR_PROGS
 };
 

@@ -170,6 +170,13 @@ int tp_execve(void *ctx)
 	return sample(ctx, SFT_PROG_EXEC, false);
 }
 
+/* After the exec, in the same system call */
+SEC("tp/sched/sched_process_exec")
+int tp_process_exec(void *ctx)
+{
+	return sample(ctx, SFT_PROG_EXEC_AFTER, false);
+}
+
 struct unwind_work;
 struct unwind_stacktrace;
 

@@ -23,6 +23,18 @@ struct {
 	__uint(max_entries, 1 << 12);
 } rb SEC(".maps");
 
+struct rb_inner {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 12);
+} rb_inner SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__array(values, struct rb_inner);
+} outer SEC(".maps") = { .values = { [0] = &rb_inner } };
+
 __u64 flags;
 
 /* A hash map is no ring buffer */
@@ -55,6 +67,28 @@ int unknown_flags(void *ctx)
 /* A socket filter has no task to unwind */
 SEC("?socket")
 int wrong_type(struct __sk_buff *skb)
+{
+	__u64 cookie = 0;
+
+	return bpf_unwind_user_deferred(&rb, 0, &cookie);
+}
+
+/* A ring buffer from a map-in-map lookup: no reference can be kept */
+SEC("?tp/syscalls/sys_enter_getppid")
+int inner_map(void *ctx)
+{
+	__u64 cookie = 0;
+	__u32 key = 0;
+	void *inner = bpf_map_lookup_elem(&outer, &key);
+
+	if (!inner)
+		return 0;
+	return bpf_unwind_user_deferred(inner, 0, &cookie);
+}
+
+/* An iterator runs in the reader, not in a task it traces */
+SEC("?iter/task")
+int iter_task(void *ctx)
 {
 	__u64 cookie = 0;
 
