@@ -7,7 +7,8 @@
 # programs of 10, 1000 and 100000 functions), both again without the
 # kernel's rule cache (OUT/*-nocache.txt, every lookup made in full), and
 # OUT/runs.txt (perf record sframe/fp/dwarf of the demo workload,
-# devtools/demo/record-guest.sh).
+# devtools/demo/record-guest.sh) and OUT/bpf.txt (user stacks for BPF on
+# the same workload, devtools/bpf/bench-guest.sh).
 set -euo pipefail
 repo=$1 out=$2
 st=$repo/build/selftests/sframe
@@ -38,3 +39,5 @@ done
 "$repo/devtools/demo/record-guest.sh" "$repo/build/perf/perf" "$repo/build/demo" \
 	"$out" "${BENCH_REPEAT:-5}" >/dev/null
 "$repo/devtools/bench-streams-guest.sh" "$repo" "$out"
+"$repo/devtools/bpf/bench-guest.sh" "$repo" "$repo/build/demo" "$out" \
+	"${BENCH_BPF_REPEAT:-3}" >/dev/null

@@ -11,6 +11,9 @@
 #   - lookup scaling: programs of 10, 1000 and 100000 functions;
 #   - perf record of the demo workload with sframe, fp and dwarf at the same
 #     sampling period: perf.data bytes, slowdown, complete chains;
+#   - user stacks for BPF on the demo workload (devtools/bpf/bench-guest.sh):
+#     cost per sample and complete chains of sframe-profile deferred and in
+#     the event (SFrame, frame pointers) against perf --call-graph sframe;
 #   - the PC streams of the rule cache simulation (devtools/rcache-sim.py);
 # plus the walker's native cost outside emulation (bench-walker.sh: ns and
 # callgrind instructions per lookup). Writes build/bench/results.json and
@@ -29,6 +32,7 @@ if [ "${1:-}" != --report ]; then
 "$REPO/devtools/perf.sh" >/dev/null
 "$REPO/devtools/selftests.sh"
 "$REPO/devtools/demo/build.sh" "$REPO/build/demo"
+"$REPO/devtools/bpf/build.sh"
 
 msg "benchmark in the VM (perf kernel, QEMU -icount shift=0)"
 # Guest time advances with the instructions executed: a guest "ns" is one
@@ -39,7 +43,8 @@ vm_bench perf "$out/vm.log" "$REPO/devtools/bench-guest.sh $REPO $REPO/build/vm"
 	{ cat "$out/vm.log" >&2; die "the benchmark failed in the VM"; }
 rm -f "$out"/*-nocache.txt
 rm -f "$out"/stream-*.txt.gz
-for f in kernel.txt unwind.txt lookup.txt runs.txt unwind-nocache.txt lookup-nocache.txt \
+rm -f "$out/bpf.txt"
+for f in kernel.txt unwind.txt lookup.txt runs.txt unwind-nocache.txt lookup-nocache.txt bpf.txt \
 	stream-demo.txt.gz stream-zstd.txt.gz stream-lookup.txt.gz; do
 	[ -f "$REPO/build/vm/$f" ] && cp "$REPO/build/vm/$f" "$out/"
 done
@@ -120,6 +125,47 @@ for sfx, key in (("", ""), ("-nocache", "_no_rule_cache")):
     res["lookup_per_frame" + key] = {
         m: {n: stat(v) for n, v in nm.items()} for m, nm in lk.items()}
 res["perf_record"] = json.loads(perf_json)
+
+# User stacks for BPF (bpf.txt): the cost of a sample in the workload's
+# own CPU time, against the run without profiling of the same repetition
+bpf = {}
+try:
+    for line in open(f"{out}/bpf.txt"):
+        w = line.split()
+        if w and w[0] == "bpf":
+            d = dict(kv.split("=", 1) for kv in w[1:])
+            bpf.setdefault(d["mode"], {})[d["rep"]] = d
+except FileNotFoundError:
+    pass
+if bpf.get("none"):
+    modes = {}
+    for m, reps in bpf.items():
+        if m == "none":
+            continue
+        cost, pct, n = [], [], []
+        for rep, d in reps.items():
+            base, s = bpf["none"].get(rep), int(d["samples"] or 0)
+            if not base or not s:
+                continue
+            # cpu_ms to the unit (ns, or instructions under -icount)
+            cost.append((float(d["cpu_ms"]) - float(base["cpu_ms"])) * 1e6 / s)
+            pct.append(100.0 * int(d["complete"]) / s)
+            n.append(s)
+        if cost:
+            modes[m] = {"cost_per_sample": stat(cost),
+                        "complete_pct": stat(pct), "samples": stat(n)}
+    def r(a, b):
+        if a in modes and b in modes and modes[b]["cost_per_sample"]["median"]:
+            return (modes[a]["cost_per_sample"]["median"] /
+                    modes[b]["cost_per_sample"]["median"])
+        return None
+    res["bpf"] = {
+        "workload_cpu_ms": stat([float(d["cpu_ms"]) for d in bpf["none"].values()]),
+        "modes": modes,
+        "deferred_over_perf_sframe": r("bpf-deferred", "perf-sframe"),
+        "deferred_over_in_event_fp": r("bpf-deferred", "bpf-in-event-fp"),
+        "in_event_over_in_event_fp": r("bpf-in-event", "bpf-in-event-fp"),
+    }
 print(json.dumps(res, indent=1))
 PY
 
@@ -177,6 +223,26 @@ fl10, fl100k = get(lkn, "sframe", "10"), get(lkn, "sframe", "100000")
 if sf10 and sf100k:
     print(f"\nper frame at 100000 functions / at 10: {ratio(sf100k, sf10)} "
           f"with the rule cache, {ratio(fl100k, fl10)} without")
+b = r.get("bpf")
+if b:
+    print("\nUser stacks for BPF on the demo workload (devtools/bpf/bench-guest.sh), "
+          "cpu-clock at 4 kHz; cost = the workload's own CPU time over its run "
+          "without profiling, per sample; complete = user chain reaches main():\n")
+    print("| mode | samples | cost per sample | complete |")
+    print("|---|---:|---:|---:|")
+    for m, what in (("perf-sframe", "perf record --call-graph sframe"),
+                    ("bpf-deferred", "sframe-profile --deferred"),
+                    ("bpf-in-event", "sframe-profile --in-event (SFrame)"),
+                    ("bpf-in-event-fp", "sframe-profile --in-event, frame pointers")):
+        x = b["modes"].get(m)
+        if x:
+            print(f"| {what} | {x['samples']['median']:.0f} | {cell(x['cost_per_sample'])} "
+                  f"| {x['complete_pct']['median']:.1f} % |")
+    def rr(k):
+        return f"{b[k]:.2f}" if b.get(k) else "-"
+    print(f"\ncost per sample: deferred BPF / perf sframe {rr('deferred_over_perf_sframe')}, "
+          f"deferred BPF / in-event frame pointers {rr('deferred_over_in_event_fp')}, "
+          f"in-event SFrame / in-event frame pointers {rr('in_event_over_in_event_fp')}")
 PY
 {
 	echo

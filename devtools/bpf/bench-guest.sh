@@ -1,0 +1,87 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench-guest.sh REPO DEMO OUT [REPEAT]: in the benchmark's VM (perf
+# kernel with BTF), what a user stack costs per sample of the demo
+# workload, BPF against perf, REPEAT times each mode, interleaved:
+#   none            the workload alone
+#   perf-sframe     perf record -e cpu-clock:u --call-graph sframe
+#                   (a period of 1/HZ; sframe-profile samples at HZ)
+#   bpf-deferred    sframe-profile --deferred (bpf_unwind_user_deferred)
+#   bpf-in-event    sframe-profile --in-event (bpf_get_stack, SFrame)
+#   bpf-in-event-fp the same with kernel.sframe_unwind=0: frame pointers
+# Appends to OUT/bpf.txt one line per run:
+#   bpf mode=M rep=R cpu_ms=C samples=S complete=K
+# cpu_ms is the workload's own CPU time, which includes what is done in
+# its context: the sample's interrupt, the BPF program, the unwind in the
+# event or at the return to user space. "complete" counts the samples
+# whose user chain reaches main(). BPF_BENCH_HZ: the rate (4000).
+set -euo pipefail
+repo=$1 demo=$2 out=$3 repeat=${4:-3}
+rounds=${DEMO_ROUNDS:-30}
+# 4 kHz: a sample costs about 1 % of the workload at 1 kHz, too close to
+# the run-to-run noise of the workload's CPU time
+hz=${BPF_BENCH_HZ:-4000}
+perf=$repo/build/perf/perf
+prof=$repo/build/bpf/sframe-profile
+sysctl=/proc/sys/kernel/sframe_unwind
+tmp=/tmp/sframe-bpf-bench
+rm -rf "$tmp"
+mkdir -p "$tmp" "$out"
+: >"$out/bpf.txt"
+export LD_LIBRARY_PATH=$demo
+
+# Samples (blocks of lines, a blank line between) and those with a frame
+# in main: perf script -F ip,sym prints "ip main", sframe-profile
+# "ip main+0x1f (object)".
+count() {
+	awk 'BEGIN { RS = ""; FS = "\n" }
+	{
+		n++
+		for (i = 1; i <= NF; i++) {
+			split($i, f, " ")
+			if (f[2] == "main" || f[2] ~ /^main\+/) { k++; break }
+		}
+	}
+	END { printf "%d %d\n", n, k }'
+}
+
+run_one() {
+	local mode=$1 rep=$2 line samples=0 complete=0
+	case $mode in
+	bpf-in-event-fp) echo 0 >"$sysctl" ;;
+	*) echo 1 >"$sysctl" ;;
+	esac
+	case $mode in
+	none)
+		line=$("$demo/demo" "$rounds")
+		;;
+	perf-sframe)
+		line=$("$perf" record -q -o "$tmp/perf.data" -e cpu-clock:u \
+			-c $((1000000000 / hz)) --call-graph sframe -- "$demo/demo" "$rounds" \
+			2>"$tmp/err") || { cat "$tmp/err" >&2; return 1; }
+		read -r samples complete < <("$perf" script -i "$tmp/perf.data" \
+			--comms demo -F ip,sym 2>/dev/null | count)
+		;;
+	bpf-*)
+		local how=--deferred
+		[ "$mode" = bpf-deferred ] || how=--in-event
+		"$prof" "$how" -F "$hz" -- "$demo/demo" "$rounds" >"$tmp/prof.txt" \
+			2>"$tmp/err" || { cat "$tmp/err" >&2; return 1; }
+		line=$(grep '^demo:' "$tmp/prof.txt")
+		read -r samples complete < <(grep -v '^demo:' "$tmp/prof.txt" | count)
+		;;
+	esac
+	echo "bpf mode=$mode rep=$rep cpu_ms=$(sed -n 's/.*cpu_ms=\([0-9.]*\).*/\1/p' <<<"$line") samples=$samples complete=$complete" |
+		tee -a "$out/bpf.txt"
+}
+
+saved=$(cat "$sysctl")
+"$demo/demo" 1 >/dev/null	# warm the page cache
+"$prof" --deferred -F 1000 -- "$demo/demo" 1 >/dev/null 2>&1 || true
+for rep in $(seq "$repeat"); do
+	for mode in none perf-sframe bpf-deferred bpf-in-event bpf-in-event-fp; do
+		run_one "$mode" "$rep"
+	done
+done
+echo "$saved" >"$sysctl"
