@@ -125,17 +125,6 @@ SFT_NOINLINE long recurse(long depth)
 	return r + 1;
 }
 
-static int write_sysctl(const char *val)
-{
-	int fd = open("/proc/sys/kernel/sframe_unwind", O_WRONLY), ret;
-
-	if (fd < 0)
-		return -1;
-	ret = write(fd, val, strlen(val)) == (ssize_t)strlen(val) ? 0 : -1;
-	close(fd);
-	return ret;
-}
-
 /* The line of /proc/self/sframe whose path ends with @suffix */
 static int proc_line(const char *suffix, char *line, size_t len)
 {
@@ -581,9 +570,9 @@ TEST(tracepoints)
 TEST(sysctl_off_uses_frame_pointers)
 {
 	/* fp3 is sampled in sft_leaf, which has no frame: FP loses fp3 */
-	ASSERT_EQ(0, write_sysctl("0"));
+	ASSERT_EQ(0, sft_write_sysctl("0"));
 	EXPECT_CHAIN_TO(false, fp1, 1, "sft_leaf", "fp2", "fp1", "sample");
-	ASSERT_EQ(0, write_sysctl("1"));
+	ASSERT_EQ(0, sft_write_sysctl("1"));
 	EXPECT_CHAIN(fp1, 1, "sft_leaf", "fp3", "fp2", "fp1", "sample");
 }
 
@@ -1237,9 +1226,9 @@ TEST(hostile_section_sampling)
 	close(p[0]);
 	usleep(100000);
 	for (defer = 0; defer <= 1; defer++) {
-		ASSERT_EQ(0, write_sysctl("0"));
+		ASSERT_EQ(0, sft_write_sysctl("0"));
 		off = hostile_samples(pid, defer, 1000);
-		ASSERT_EQ(0, write_sysctl("1"));
+		ASSERT_EQ(0, sft_write_sysctl("1"));
 		on = hostile_samples(pid, defer, 1000);
 		TH_LOG("%s: %ld samples with SFrame, %ld without", mode[defer],
 		       on, off);

@@ -884,17 +884,6 @@ TEST(perf_event)
 
 /* ---- kernel.sframe_unwind ---- */
 
-static int write_sysctl(const char *val)
-{
-	int fd = open("/proc/sys/kernel/sframe_unwind", O_WRONLY), ret;
-
-	if (fd < 0)
-		return -1;
-	ret = write(fd, val, strlen(val)) == (ssize_t)strlen(val) ? 0 : -1;
-	close(fd);
-	return ret;
-}
-
 /*
  * With kernel.sframe_unwind=0 the deferred stack is unwound with frame
  * pointers: sft_leaf() has no frame, so its caller fp3 is lost.
@@ -912,9 +901,9 @@ TEST(sysctl_off_uses_frame_pointers)
 
 	ASSERT_NE(NULL, s);
 	sft_set(s, 1u << SFT_PROG_TP, SFT_DEFER_ONE);
-	ASSERT_EQ(0, write_sysctl("0"));
+	ASSERT_EQ(0, sft_write_sysctl("0"));
 	run(fp1, 1);
-	ASSERT_EQ(0, write_sysctl("1"));
+	ASSERT_EQ(0, sft_write_sysctl("1"));
 	sft_drain(s);
 	ASSERT_EQ(1, recs_of(s, MAP_STACKS, s->ev[0].cookie[0], &r));
 	/* Frame pointers end in the harness, built without them */
