@@ -45,6 +45,35 @@ vm_bench() {
 	return "$rc"
 }
 
+# guest_root ARCH: the Debian root of ARCH's VM (arm64, s390x), in the cache.
+guest_root() { echo "$SFRAME_CACHE/$1-root"; }
+
+# qemu_arch ARCH: QEMU's name of a Debian architecture.
+qemu_arch() {
+	case $1 in
+	arm64) echo aarch64 ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# binfmt_register ARCH: run ARCH's ELF binaries with the sid root's static
+# qemu-user (binfmt_misc, flag F: the interpreter is opened now, so it
+# also works inside chroots). Needed to bootstrap and update guest roots.
+binfmt_register() {
+	local q conf name bm=/proc/sys/fs/binfmt_misc
+	q=$(qemu_arch "$1")
+	name=sframe-qemu-$q
+	[ -e "$bm/register" ] || mount -t binfmt_misc binfmt_misc "$bm" ||
+		die "cannot mount binfmt_misc (needed to run $1 programs under qemu-user)"
+	[ -e "$bm/$name" ] && return 0
+	conf=$SID_ROOT/usr/lib/binfmt.d/qemu-$q.conf
+	[ -f "$conf" ] || die "no $conf: the sid root lacks qemu-user-static"
+	# :name:type:offset:magic:mask:interpreter:flags
+	awk -F: -v OFS=: -v n="$name" -v i="$SID_ROOT/usr/bin/qemu-$q" \
+		'{ $2 = n; $7 = i; if ($8 !~ /F/) $8 = $8 "F"; print }' "$conf" >"$bm/register" ||
+		die "registering qemu-$q with binfmt_misc failed"
+}
+
 # pkglist FILE: the package names of FILE, comments and blanks removed.
 pkglist() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1" | tr -s ' \t' '\n' | sort -u; }
 

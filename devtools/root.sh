@@ -4,17 +4,20 @@
 # Create or update a Debian toolchain root with debootstrap.
 #   root.sh sid      the main root: compilers, QEMU, virtme-ng, libsframe ...
 #   root.sh trixie   the small root with binutils 2.44 (SFrame V2 inputs)
+#   root.sh arm64    the arm64 guest root of the arm64 VM (Debian sid arm64,
+#                    its perf and what the guest needs), bootstrapped under
+#                    qemu-user emulation
 # Idempotent: a root whose package list did not change costs one stat.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 suite=${1:?usage: root.sh sid|trixie}
 case $suite in
-sid)    dir=$SID_ROOT ;;
-trixie) dir=$TRIXIE_ROOT ;;
+sid)    dir=$SID_ROOT list=$REPO/devtools/packages-sid.txt ;;
+trixie) dir=$TRIXIE_ROOT list=$REPO/devtools/packages-trixie.txt ;;
+arm64)  dir=$(guest_root arm64) list=$REPO/devtools/packages-guest.txt ;;
 *)      die "unknown suite '$suite'" ;;
 esac
-list=$REPO/devtools/packages-$suite.txt
 # The stamp covers the package list and this script's own set-up steps.
 want="$(pkglist "$list")
 root.sh $(sha1sum "$0" | cut -c1-12)"
@@ -24,6 +27,17 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
 	exit 0
 fi
 need_root "creating the $suite toolchain root"
+
+# A guest root: Debian sid of another architecture, whose maintainer scripts
+# run under the sid root's qemu-user through binfmt_misc.
+dbs_arch=() dbs_suite=$suite
+case $suite in
+arm64)
+	dbs_arch=(--arch="$suite") dbs_suite=sid
+	"$REPO/devtools/root.sh" sid
+	binfmt_register "$suite"
+	;;
+esac
 
 if ! [ -x "$dir/usr/bin/apt-get" ] || ! [ -f "$dir/.sframe-bootstrapped" ]; then
 	if ! command -v debootstrap >/dev/null; then
@@ -37,8 +51,8 @@ if ! [ -x "$dir/usr/bin/apt-get" ] || ! [ -f "$dir/.sframe-bootstrapped" ]; then
 	msg "debootstrap $suite into $dir (once; a few minutes)"
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	debootstrap --variant=minbase --components=main \
-		"$suite" "$dir" "$SFRAME_MIRROR" >"$dir.debootstrap.log" 2>&1 ||
+	debootstrap --variant=minbase --components=main "${dbs_arch[@]}" \
+		"$dbs_suite" "$dir" "$SFRAME_MIRROR" >"$dir.debootstrap.log" 2>&1 ||
 		die "debootstrap failed, see $dir.debootstrap.log"
 	touch "$dir/.sframe-bootstrapped"
 fi
@@ -50,7 +64,7 @@ APT::Install-Recommends "false";
 APT::Install-Suggests "false";
 Dpkg::Use-Pty "false";
 CONF
-echo "deb $SFRAME_MIRROR $suite main" >"$dir/etc/apt/sources.list"
+echo "deb $SFRAME_MIRROR $dbs_suite main" >"$dir/etc/apt/sources.list"
 # The sid root also gets sources: the differential-test corpus builds
 # Debian programs (zstd) from them.
 if [ "$suite" = sid ]; then
