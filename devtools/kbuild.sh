@@ -1,12 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# kbuild.sh FLAVOUR: build the x86_64 VM kernel of build/linux.
+# kbuild.sh FLAVOUR: build the VM kernel of build/linux for SFRAME_ARCH
+# (x86_64 by default, or arm64).
 #   debug  lockdep, KASAN, UBSAN, kmemleak, DEBUG_VM... (VM tests)
 #   perf   no debug options (benchmarks)
 #   baseline  perf without the feature (what the feature costs)
-# The configuration is `make allnoconfig` with configs/vm.config, the
-# flavour's fragment and the feature's options forced in; any option of the
+# Another architecture's flavours are configs/ARCH-FLAVOUR.config.
+# The configuration is `make allnoconfig` with configs/vm.config and
+# vm-ARCH.config, the flavour's fragment and the feature's options forced
+# in; any option of the
 # fragments that does not survive is an error. Builds go to the cache
 # (out of tree, ccache), so a second build is incremental.
 # Prints the path of the kernel image on stdout.
@@ -14,23 +17,32 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 flavour=${1:?usage: kbuild.sh debug|perf|baseline}
-frag=$REPO/devtools/configs/$flavour.config
-[ -f "$frag" ] || die "no flavour '$flavour' (devtools/configs/$flavour.config)"
+arch=${SFRAME_ARCH:-x86_64}
+case $arch in
+x86_64) frag=$REPO/devtools/configs/$flavour.config
+	image=arch/x86/boot/bzImage cross= ;;
+arm64)	frag=$REPO/devtools/configs/$arch-$flavour.config
+	image=arch/arm64/boot/Image cross=aarch64-linux-gnu- ;;
+*)	die "unknown architecture '$arch' (x86_64, arm64)" ;;
+esac
+[ -f "$frag" ] || die "no $arch flavour '$flavour' (devtools/configs/${frag##*/})"
 # SFRAME_DIRTY=1 builds build/linux as it is, uncommitted edits included,
 # to iterate on a change before folding it into the series.
 [ "${SFRAME_DIRTY:-0}" = 1 ] || "$REPO/devtools/tree.sh" apply
 
-out=$(kbuild_dir "x86_64-$flavour")
+out=$(kbuild_dir "$arch-$flavour")
 mkdir -p "$out"
 cfg=$out/sframe-fragment.config
 # A fragment that switches the feature off does without its options
 feature=$REPO/devtools/configs/feature.config
 grep -qx '# CONFIG_UNWIND_USER_SFRAME is not set' "$frag" && feature=/dev/null
-cat "$REPO/devtools/configs/vm.config" "$feature" "$frag" >"$cfg.new"
+cat "$REPO/devtools/configs/vm.config" "$REPO/devtools/configs/vm-$arch.config" \
+	"$feature" "$frag" >"$cfg.new"
 
 "$REPO/devtools/chroot.sh" /bin/bash -ec '
-	out=$1 cfg=$2 tree=$3
-	make=(make -s -C "$tree" O="$out" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" LOCALVERSION=)
+	out=$1 cfg=$2 tree=$3 arch=$4 cross=$5 image=$6
+	make=(make -s -C "$tree" O="$out" ARCH="$arch" CROSS_COMPILE="$cross"
+	      CC="ccache ${cross}gcc" HOSTCC="ccache gcc" LOCALVERSION=)
 	if ! cmp -s "$cfg.new" "$cfg" || ! [ -f "$out/.config" ]; then
 		echo "==> configuring (allnoconfig + fragments)" >&2
 		KCONFIG_ALLCONFIG="$cfg.new" "${make[@]}" allnoconfig >/dev/null
@@ -51,6 +63,6 @@ cat "$REPO/devtools/configs/vm.config" "$feature" "$frag" >"$cfg.new"
 		[ $bad = 0 ] || { echo "ERROR: the configuration fragments do not apply" >&2; exit 1; }
 		mv "$cfg.new" "$cfg"
 	fi
-	"${make[@]}" -j"$(nproc)" bzImage >&2
-' kbuild "$out" "$cfg" "$REPO/build/linux"
-echo "$out/arch/x86/boot/bzImage"
+	"${make[@]}" -j"$(nproc)" "${image##*/}" >&2
+' kbuild "$out" "$cfg" "$REPO/build/linux" "$arch" "$cross" "$image"
+echo "$out/$image"

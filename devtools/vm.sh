@@ -5,7 +5,9 @@
 # flavour unless --perf; --baseline is the perf flavour without the
 # feature, for cost comparisons) with virtme-ng, the sid root as the
 # guest's root filesystem and this repository at the same path (build/vm
-# writable), run CMD and return its exit status. The console log, dmesg
+# writable), run CMD and return its exit status. SFRAME_ARCH=arm64 boots
+# the arm64 kernel instead (QEMU -M virt, a CPU with pointer
+# authentication), on the arm64 guest root (root.sh arm64). The console log, dmesg
 # and a kmemleak report are kept in build/vm/; if any of them holds a
 # kernel splat, the run fails with status 124 whatever CMD returned.
 # SFRAME_KVM=0/1 forces TCG or KVM; by default KVM is used only where it
@@ -25,10 +27,35 @@ esac
 [ $# -gt 0 ] || die "usage: vm.sh [--perf|--baseline] CMD..."
 need_root "booting the VM from the toolchain root"
 
-kernel=${SFRAME_VM_KERNEL:-$("$REPO/devtools/kbuild.sh" "$flavour")}
+arch=${SFRAME_ARCH:-x86_64}
+case $arch in
+x86_64)
+	guest=
+	# no5lvl: QEMU's "max" CPU has 5-level paging, and Linux 7.2 with
+	# KASAN then reports a wild-memory-access in rcu_is_watching() when
+	# the timer interrupt lands while identify_cpu() has cleared the boot
+	# CPU's capabilities (LA57 included, so KASAN's shadow bounds shrink
+	# to 47 bits for a moment): 2 boots in 7 without it, 0 in 30 with it.
+	# Our code plays no part; 4-level paging avoids the window.
+	append=no5lvl qemu_opts= ;;
+arm64)
+	"$REPO/devtools/root.sh" arm64
+	guest=$(guest_root arm64)
+	# Pointer authentication with QEMU's cheap implementation-defined
+	# algorithm (the architected QARMA is slow to emulate).
+	append= qemu_opts="-cpu max,pauth-impdef=on" ;;
+*)	die "no VM for architecture '$arch' (x86_64, arm64)" ;;
+esac
+qemu_opts=$(echo $qemu_opts ${SFRAME_VM_QEMU_OPTS:-})
+qemu_args=()
+[ -z "$qemu_opts" ] || qemu_args=(--qemu-opts="$qemu_opts")
+
+kernel=${SFRAME_VM_KERNEL:-$(SFRAME_ARCH=$arch "$REPO/devtools/kbuild.sh" "$flavour")}
 
 accel=tcg why=""
-if [ -n "${SFRAME_KVM:-}" ]; then
+if [ "$arch" != "$(uname -m)" ]; then
+	why="an $arch guest on an $(uname -m) host"
+elif [ -n "${SFRAME_KVM:-}" ]; then
 	[ "$SFRAME_KVM" = 1 ] && accel=kvm
 	why="SFRAME_KVM=$SFRAME_KVM"
 elif ! [ -c /dev/kvm ]; then
@@ -53,19 +80,26 @@ out=$REPO/build/vm
 rm -rf "$out"
 mkdir -p "$out"
 cmd="$*"
-# no5lvl: QEMU's "max" CPU has 5-level paging, and Linux 7.2 with KASAN
-# then reports a wild-memory-access in rcu_is_watching() when the timer
-# interrupt lands while identify_cpu() has cleared the boot CPU's
-# capabilities (LA57 included, so KASAN's shadow bounds shrink to 47
-# bits for a moment): 2 boots in 7 without it, 0 in 30 with it.  Our
-# code plays no part; 4-level paging avoids the window.
+# Another architecture's guest root gets the repository at the same path,
+# by a bind mount in chroot.sh's mount namespace (9p exports what the
+# namespace sees).
+cwd=$PWD
+case $cwd in "$REPO"|"$REPO"/*) ;; *) cwd=$REPO ;; esac
+guest_args=(--cwd "$cwd")
+[ -z "$guest" ] || guest_args=(--arch "$arch" --root "$guest" --cwd "$guest$cwd")
 set +e
-# shellcheck disable=SC2086
-"$REPO/devtools/chroot.sh" timeout --foreground -k 10 "${SFRAME_VM_TIMEOUT:-1800}" \
-	vng --run "$kernel" $kvmflag --verbose --user root \
-	--cpus 2 --memory 2G --rwdir "$out" --cwd "$PWD" \
-	--append "printk.time=1 loglevel=7 root=/dev/root no5lvl ${SFRAME_VM_APPEND:-}" \
-	${SFRAME_VM_QEMU_OPTS:+--qemu-opts "$SFRAME_VM_QEMU_OPTS"} \
+# shellcheck disable=SC2086,SC2016
+"$REPO/devtools/chroot.sh" /bin/sh -c '
+	repo=$1 guest=$2; shift 2
+	if [ -n "$guest" ]; then
+		mkdir -p "$guest$repo" && mount --bind "$repo" "$guest$repo" || exit 1
+	fi
+	exec "$@"' vm "$REPO" "$guest" \
+	timeout --foreground -k 10 "${SFRAME_VM_TIMEOUT:-1800}" \
+	vng --run "$kernel" "${guest_args[@]}" $kvmflag --verbose --user root \
+	--cpus 2 --memory 2G --rwdir "$out=$out" \
+	--append "printk.time=1 loglevel=7 root=/dev/root $append ${SFRAME_VM_APPEND:-}" \
+	"${qemu_args[@]}" \
 	--exec "$REPO/devtools/vm-guest.sh $out $(printf '%q' "$cmd")" 2>&1 |
 	tee "$out/console.log" | { if [ -n "${SFRAME_VM_QUIET:-}" ]; then cat >/dev/null; else grep -v '^\[ *[0-9]*\.[0-9]*\]' || true; fi; }
 vng_rc=${PIPESTATUS[0]}
