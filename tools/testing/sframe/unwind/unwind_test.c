@@ -69,6 +69,8 @@
 
 #define LEAF		0x500000UL	/* CFA = SP + 16, RA in a register */
 #define LEAF_END	(LEAF + 0x1000)
+#define LEAF0		0x510000UL	/* CFA = SP, RA in a register */
+#define LEAF0_END	(LEAF0 + 0x1000)
 #define LIB		0x7f0000000000UL /* text without SFrame */
 #define LIB_END		(LIB + 0x10000)
 
@@ -93,6 +95,9 @@ static const u8 rt_sigreturn_code[] = {
 };
 
 static bool test_failed;
+
+/* UNWIND_USER_FP_EXACT_SP of the harness (harness_config.h) */
+bool sim_fp_inexact_sp;
 
 static void fail(const char *file, int line, const char *fmt, ...)
 {
@@ -235,6 +240,12 @@ static void prog_setup(bool resident)
 		.ra = { SFRAME_LOC_SAME, 0, 0 },
 		.fp = { SFRAME_LOC_SAME, 0, 0 },
 	};
+	/* LEAF0: an arm64 leaf, which pushes nothing: CFA = SP */
+	const struct sframe_rule leaf0_rule = {
+		.cfa = { SFRAME_LOC_REG, UNWIND_USER_SFRAME_SP_REG, 0 },
+		.ra = { SFRAME_LOC_SAME, 0, 0 },
+		.fp = { SFRAME_LOC_SAME, 0, 0 },
+	};
 	unsigned int i;
 
 	for (i = 0; i < BIG_FRES; i++)
@@ -244,6 +255,8 @@ static void prog_setup(bool resident)
 	sim_reset();
 	sim_sframe_add(TEXT, TEXT_END, SEC_ADDR, &sec, resident);
 	sim_sframe_add_rule(LEAF, LEAF_END, &leaf_rule);
+	sim_sframe_add_rule(LEAF0, LEAF0_END, &leaf0_rule);
+	sim_fp_inexact_sp = false;
 	sim_text_add(LIB, LIB_END);
 	sim_text_add(CTEXT, CTEXT + 0x1000);
 	memset(stack_mem, 0, sizeof(stack_mem));
@@ -518,6 +531,96 @@ static void test_ra_same_topmost(void)
 	put64(SP0 + 24, LEAF + 5);
 	n = walk(ips, MAX_CHAIN);
 	CHECK_CHAIN("caller: the walk ends", ips, n, F_A + 0x10, LEAF + 5);
+	check_clean();
+}
+
+/*
+ * A leaf that pushed nothing has its CFA at the stack pointer: fine when
+ * it was interrupted, the end of the walk when it would be a caller
+ */
+static void test_leaf_cfa_sp(void)
+{
+	unsigned long ips[MAX_CHAIN];
+	unsigned int n;
+
+	prog_setup(true);
+	main_frame(FP_MAIN);
+	set_regs(LEAF0 + 4, SP0, FP_MAIN);
+	sim_task.regs.r14 = RA_MAIN;
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("topmost: CFA = SP", ips, n, LEAF0 + 4, RA_MAIN, RA_START);
+
+	set_regs(F_A + 0x10, SP0, FP_MAIN);
+	put64(SP0 + 24, LEAF0 + 5);
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("caller: the walk ends", ips, n, F_A + 0x10, LEAF0 + 5);
+	check_clean();
+}
+
+#define FP_X		(SP0 + 0xc0)
+
+/*
+ * Where a frame-pointer step does not give the caller's stack pointer
+ * (arm64), the next frame's SFrame rule is used only if it finds the CFA
+ * from the frame pointer: A (CFA = SP + 32) is unwound with its frame
+ * record, main (CFA = FP + 16) with SFrame again
+ */
+static void test_fp_inexact_sp(void)
+{
+	unsigned long ips[MAX_CHAIN];
+	unsigned int n;
+
+	prog_setup(true);
+	main_frame(FP_MAIN);
+	set_regs(LIB + 0x10, SP0, FP_LIB);
+	put64(FP_LIB, FP_X);
+	put64(FP_LIB + 8, F_A + 0x10);
+	put64(FP_X, FP_MAIN);
+	put64(FP_X + 8, RA_MAIN);
+	/* What A's rule would read from the stack pointer of the FP step */
+	put64(FP_LIB + 16 + 24, F_B + F_B_SIZE);
+	sim_fp_inexact_sp = true;
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("inexact SP", ips, n, LIB + 0x10, F_A + 0x10, RA_MAIN,
+		    RA_START);
+	/* x86: the CFA of a frame record is the caller's stack pointer */
+	sim_fp_inexact_sp = false;
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("exact SP", ips, n, LIB + 0x10, F_A + 0x10, F_B + F_B_SIZE);
+	check_clean();
+}
+
+/*
+ * Return addresses with a pointer authentication code, in memory and in
+ * the return address register, found with SFrame and with frame
+ * pointers: the same chains as without
+ */
+static void test_ra_signed(void)
+{
+	const unsigned long pac = 0x002a000000000000UL;
+	unsigned long ips[MAX_CHAIN];
+	unsigned int n;
+
+	prog_setup(true);
+	stack_sframe();
+	put64(SP0 + 24, (F_B + F_B_SIZE) | pac);
+	put64(SP0 + 32 + 8, RA_MAIN | pac);
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("sframe", ips, n, F_A + 0x10, F_B + F_B_SIZE, RA_MAIN,
+		    RA_START);
+
+	stack_lib();
+	put64(SP0 + 24, RA_LIB | pac);
+	put64(FP_LIB + 8, RA_MAIN | pac);
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("frame pointers", ips, n, F_A + 0x10, RA_LIB, RA_MAIN,
+		    RA_START);
+
+	main_frame(FP_MAIN);
+	set_regs(LEAF0 + 4, SP0, FP_MAIN);
+	sim_task.regs.r14 = RA_MAIN | pac;
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("in the RA register", ips, n, LEAF0 + 4, RA_MAIN, RA_START);
 	check_clean();
 }
 
@@ -1053,6 +1156,9 @@ static const struct test tests[] = {
 	TEST(cfa_not_up),
 	TEST(reg_topmost),
 	TEST(ra_same_topmost),
+	TEST(leaf_cfa_sp),
+	TEST(fp_inexact_sp),
+	TEST(ra_signed),
 	TEST(max_entries),
 	TEST(sframe_off),
 	TEST(compat),

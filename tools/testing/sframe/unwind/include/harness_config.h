@@ -29,6 +29,24 @@
  */
 #define UNWIND_USER_SFRAME_RA_REG	14
 
+/*
+ * arm64's frame records may be anywhere in a frame: a frame-pointer step
+ * does not give the caller's stack pointer there.  The harness switches
+ * between both behaviours per test (sim_fp_inexact_sp, in unwind_test.c).
+ */
+extern _Bool sim_fp_inexact_sp;
+#define UNWIND_USER_FP_EXACT_SP		(!sim_fp_inexact_sp)
+
+/*
+ * arm64 strips pointer authentication codes from return addresses, found
+ * with SFrame or with frame pointers.  The harness strips bits 48-63, so
+ * that where kernel/unwind/user.c calls the two hooks is tested.
+ */
+#define SIM_PAC_MASK			0xffff000000000000UL
+#define unwind_user_fp_ra(state, ra)	((void)(state), (ra) & ~SIM_PAC_MASK)
+#define unwind_user_sframe_ra(state, ra, flags)				\
+	((void)(state), (void)(flags), (ra) & ~SIM_PAC_MASK)
+
 /* BIT() is reachable from everywhere in the kernel */
 #include <linux/bits.h>
 
