@@ -1,0 +1,66 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# fp-defer-guest.sh N ROUNDS PROG...: in the VM, Debian's unmodified perf
+# records each PROG (a build of deep.c) with deferred frame-pointer call
+# chains, which the patched kernel completes with SFrame:
+#   perf record -e cpu-clock -F 1000 --call-graph fp,defer -- PROG ROUNDS
+# and with call chains taken in the event (--call-graph fp), where the
+# kernel uses SFrame sections whose pages are resident.
+# Two TAP lines per PROG, numbered from N: at least 99 % of the samples
+# in PROG have exactly the user chain spin d8 ... d1 main (or its tail,
+# for a sample in d2, say), then libc. The same
+# with kernel.sframe_unwind=0 is printed for comparison, not checked.
+n=$1 rounds=$2
+shift 2
+want="spin d8 d7 d6 d5 d4 d3 d2 d1 main"
+# chains FILE PROG: "exact total other" over the samples of FILE: total
+# counts the samples whose first user frame is in PROG, exact those whose
+# user chain from there is the rest of spin d8 ... d1 main; other counts
+# the rest (the kernel's exec of PROG, the dynamic loader, libc).
+chains() {
+	perf script -i "$1" -F ip,sym,dso 2>/dev/null |
+	awk -v want="$want" -v prog="($2)" '
+		BEGIN { nw = split(want, w, " ") }
+		function flush(  i, j) {
+			if (!n) return
+			if (dso1 != prog) { other++; n = 0; return }
+			total++
+			for (i = 1; i <= nw && w[i] != f[1]; i++)
+				;
+			for (j = 1; i <= nw && j <= n && f[j] == w[i]; i++)
+				j++
+			if (i > nw)
+				exact++
+			n = 0
+		}
+		/^[[:space:]]*$/ { flush(); next }
+		/kernel\.kallsyms/ { next }
+		{ f[++n] = $2; if (n == 1) dso1 = $NF }
+		END { flush(); printf "%d %d %d\n", exact, total, other }'
+}
+for prog; do
+	prog=$(readlink -f "$prog")
+	name=${prog##*/}
+	for mode in fp,defer fp; do
+		for s in 0 1; do
+			echo $s >/proc/sys/kernel/sframe_unwind
+			perf record -q -e cpu-clock -F 1000 --call-graph $mode \
+				-o /tmp/deep-$s.data -- "$prog" "$rounds" 2>&1 | grep -v schedstat
+		done
+		set -- $(chains /tmp/deep-0.data "$prog")
+		echo "# $name, $mode, kernel.sframe_unwind=0: $1 of $2 samples exact"
+		set -- $(chains /tmp/deep-1.data "$prog")
+		echo "# $name, $mode: a sample in spin():"
+		perf script -i /tmp/deep-1.data -F ip,sym,dso 2>/dev/null |
+			awk -v prog="($prog)" 'BEGIN { RS = "" } index($0, "spin " prog) { print; exit }' |
+			sed 's/^/# /'
+		if [ "$2" -ge 100 ] && [ $(($1 * 100)) -ge $(($2 * 99)) ]; then
+			echo "ok $n --call-graph $mode: $name: $1 of $2 samples in it have the exact user chain ($3 samples elsewhere: exec, ld.so)"
+		else
+			echo "not ok $n --call-graph $mode: $name: $1 of $2 samples in it have the exact user chain (want >= 99 %, >= 100 samples)"
+		fi
+		n=$((n + 1))
+	done
+done
+echo 1 >/proc/sys/kernel/sframe_unwind
