@@ -14,6 +14,7 @@
 #   kunit       KUnit on UML
 #   kunit-arm64, kunit-s390   KUnit under QEMU (only when named, or SFRAME_CROSS=1)
 #   vm          the debug VM kernel: machinery checks and kselftests
+#   vm-arm64    the arm64 debug kernel in the arm64 VM: booted KUnit, perf
 # Logs go to build/test/LEVEL.log.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -132,7 +133,7 @@ count_kunit-s390() { count_kunit "$1"; }
 # The debug VM runs what needs the patched kernel (vm-tests.sh); the
 # results are checked on the host (vm-check.sh), where execs are cheap.
 level_vm() {
-	local rc=0 agree=$REPO/build/agree
+	local agree=$REPO/build/agree
 	"$REPO/devtools/selftests.sh" || return 1
 	# perf from the patched tree, and Debian's zstd (built by the corpus
 	# script with -O2 -fomit-frame-pointer -Wa,--gsframe) for the
@@ -148,23 +149,35 @@ level_vm() {
 	mkdir -p "$agree"
 	cp "$SFRAME_CACHE/work/corpus/v3-x86_64-o2-zstd" "$agree/zstd"
 	head -c 1000000 "$agree/zstd" | od -An -tx1 -v | head -c 3000000 >"$agree/input"
-	local kernel key results=$SFRAME_CACHE/work/test-results
+	local kernel
 	kernel=$("$REPO/devtools/kbuild.sh" debug) || return 1
-	key=$(vm_key "$kernel")
-	if [ -z "${SFRAME_RETEST:-}" ] && [ -f "$results/vm-$key.log" ]; then
-		echo "# cached: $(head -n1 "$results/vm-$key.log")"
-		tail -n +2 "$results/vm-$key.log"
+	vm_level vm "$(vm_key "$kernel")" "$REPO/devtools/tests/vm-check.sh" \
+		"$REPO/devtools/tests/vm-tests.sh"
+}
+count_vm() { count_tap "$1"; }
+
+# vm_level LEVEL KEY CHECK GUEST: one boot of the VM (SFRAME_ARCH's) that
+# runs GUEST, then CHECK on the host, which turns what GUEST left in
+# build/vm/ into TAP; two more lines for the splat check and the runner's
+# exit status. A level that passed is not run again with the same KEY
+# (like 'go test'): its result is shown as cached; SFRAME_RETEST=1 runs
+# it anyway.
+vm_level() {
+	local level=$1 key=$2 check=$3 guest=$4 vmrc rc=0
+	local results=$SFRAME_CACHE/work/test-results
+	if [ -z "${SFRAME_RETEST:-}" ] && [ -f "$results/$level-$key.log" ]; then
+		echo "# cached: $(head -n1 "$results/$level-$key.log")"
+		tail -n +2 "$results/$level-$key.log"
 		return 0
 	fi
 	# One boot. The command exits 7 after the tests, whose results
-	# vm-check.sh reads from build/vm/: the runner must return exactly
-	# that status, and 124 if the kernel logged a splat.
-	local vmrc
-	SFRAME_VM_QUIET=1 "$REPO/devtools/vm.sh" "$REPO/devtools/tests/vm-tests.sh; exit 7"
+	# CHECK reads from build/vm/: the runner must return exactly that
+	# status, and 124 if the kernel logged a splat.
+	SFRAME_VM_QUIET=1 "$REPO/devtools/vm.sh" "$guest; exit 7"
 	vmrc=$?
-	"$REPO/devtools/tests/vm-check.sh" || rc=1
+	"$check" || rc=1
 	if [ "$vmrc" = 124 ]; then
-		echo "not ok 1000 kernel splat during the vm level (build/vm/console.log)"
+		echo "not ok 1000 kernel splat during the $level level (build/vm/console.log)"
 	else
 		echo "ok 1000 no kernel splat in the console log, dmesg or kmemleak report"
 	fi
@@ -176,12 +189,38 @@ level_vm() {
 	[ "$vmrc" = 7 ] || rc=1
 	if [ $rc = 0 ]; then
 		mkdir -p "$results"
-		{ echo "the vm level passed on $(date -u '+%F %T UTC') with the same inputs (key $key)"
-		  cat "$logs/vm.log"; } >"$results/vm-$key.tmp" && mv "$results/vm-$key.tmp" "$results/vm-$key.log"
+		{ echo "the $level level passed on $(date -u '+%F %T UTC') with the same inputs (key $key)"
+		  cat "$logs/$level.log"; } >"$results/$level-$key.tmp" &&
+			mv "$results/$level-$key.tmp" "$results/$level-$key.log"
 	fi
 	return $rc
 }
-count_vm() { count_tap "$1"; }
+
+# --- vm-arm64 ---
+# The arm64 debug kernel in the arm64 VM (TCG, PAC): booted KUnit and
+# Debian's perf on the deep program built plain, pac-ret and pac-ret+b-key.
+level_vm-arm64() {
+	local kernel out=$REPO/build/arm64
+	export SFRAME_ARCH=arm64
+	"$REPO/devtools/root.sh" arm64 || return 1
+	kernel=$("$REPO/devtools/kbuild.sh" debug) || return 1
+	"$REPO/devtools/tests/deep/build.sh" arm64 "$out" >"$out/deep-build.tap" || return 1
+	vm_level vm-arm64 "$(vm_arm64_key "$kernel")" \
+		"$REPO/devtools/tests/vm-arm64-check.sh" \
+		"$REPO/devtools/tests/vm-tests-arm64.sh"
+}
+count_vm-arm64() { count_tap "$1"; }
+
+# vm_arm64_key KERNEL: what the vm-arm64 level's result depends on.
+vm_arm64_key() {
+	(
+		cd "$REPO" || exit 1
+		sha256sum "$1" devtools/*.sh devtools/tests/*.sh devtools/tests/deep/* \
+			devtools/configs/* build/arm64/deep build/arm64/deep-pac \
+			build/arm64/deep-bkey build/arm64/deep-build.tap \
+			"$(guest_root arm64)/var/lib/dpkg/status"
+	) | sha256sum | cut -c1-16
+}
 
 # vm_key KERNEL: a hash of everything the vm level's result depends on:
 # the kernel image, perf, the kselftests, the agreement's program and
@@ -211,7 +250,7 @@ if [ ${#levels[@]} = 0 ]; then
 	[ -f "$REPO/tools/sframe/Makefile" ] && levels+=(sframe-gen)
 	levels+=(kunit)
 	[ -n "${SFRAME_CROSS:-}" ] && levels+=(kunit-arm64 kunit-s390)
-	levels+=(vm)
+	levels+=(vm vm-arm64)
 fi
 
 "$REPO/devtools/root.sh" sid || exit 1

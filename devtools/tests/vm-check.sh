@@ -23,45 +23,10 @@
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 out=$REPO/build/vm
-n=0 fail=0
-tap() { # tap OK|FAIL description
-	n=$((n + 1))
-	if [ "$1" = OK ]; then echo "ok $n $2"
-	else echo "not ok $n $2"; fail=$((fail + 1)); fi
-}
+. "$REPO/devtools/tests/vm-lib.sh"
 
-rel=$(cat "$out/release" 2>/dev/null)
-case $rel in
-7.2*-sframe) tap OK "kernel release is the patched 7.2 ($rel)" ;;
-*) tap FAIL "kernel release '$rel' is not the patched 7.2 (7.2*-sframe)" ;;
-esac
-
-if ! [ -s "$out/config" ]; then
-	tap FAIL "no /proc/config.gz in the guest"
-else
-	for opt in $(grep -hE '^CONFIG_[A-Z0-9_]+=' "$REPO/devtools/configs/feature.config" \
-		"$REPO/devtools/configs/debug.config"); do
-		if grep -qxF "$opt" "$out/config"; then
-			tap OK "running kernel has $opt"
-		else
-			tap FAIL "running kernel lacks $opt"
-		fi
-	done
-fi
-
-# The KUnit suites built into the debug kernel ran at boot
-klog=$(tr -d '\r' <"$out/console-kernel.log" 2>/dev/null | sed -n 's/^\[[^]]*\] //p')
-for suite in sframe sframe_registry; do
-	grep -qE "^(not )?ok [0-9]+ $suite\$" <<<"$klog" ||
-		tap FAIL "KUnit suite $suite did not run at boot"
-done
-while IFS= read -r c; do
-	c=${c#    }
-	case $c in
-	"not ok "*) tap FAIL "kunit: $(cut -d' ' -f4- <<<"$c")" ;;
-	*) tap OK "kunit: $(cut -d' ' -f3- <<<"$c")" ;;
-	esac
-done < <(grep -E '^    (not )?ok [0-9]+ ' <<<"$klog")
+check_boot "$out" "$REPO/devtools/configs/feature.config" \
+	"$REPO/devtools/configs/debug.config"
 
 if ! [ -f "$out/perf-test.log" ]; then
 	tap FAIL "perf's shell test did not run (no build/perf/perf?)"

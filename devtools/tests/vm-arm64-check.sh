@@ -1,0 +1,38 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vm-arm64-check.sh: on the host, after devtools/tests/vm-tests-arm64.sh
+# ran in the arm64 VM, turn what it left in build/vm/ into TAP:
+#   - the booted kernel is the patched 7.2 with the feature's and the
+#     arm64 debug flavour's options, and its KUnit cases passed at boot;
+#   - the deep program's builds sign return addresses as asked
+#     (build/arm64/deep-build.tap, from devtools/tests/deep/build.sh);
+#   - Debian's perf, --call-graph fp,defer and fp, on each build: exact
+#     user chains.
+# Exits non-zero if any line is "not ok".
+set -uo pipefail
+. "$(dirname "$0")/../lib.sh"
+out=$REPO/build/vm
+. "$REPO/devtools/tests/vm-lib.sh"
+
+check_boot "$out" "$REPO/devtools/configs/feature.config" \
+	"$REPO/devtools/configs/arm64-debug.config"
+
+# retap FILE WHAT: FILE's TAP lines renumbered, its comments kept
+retap() {
+	local line
+	if ! [ -s "$1" ]; then
+		tap FAIL "$2: no results ($1)"
+		return
+	fi
+	while IFS= read -r line; do
+		case $line in
+		"ok "*) tap OK "$(cut -d' ' -f3- <<<"$line")" ;;
+		"not ok "*) tap FAIL "$(cut -d' ' -f4- <<<"$line")" ;;
+		"#"*) echo "$line" ;;
+		esac
+	done <"$1"
+}
+retap "$REPO/build/arm64/deep-build.tap" "the deep program's builds"
+retap "$out/deep.tap" "perf on the deep program"
+[ "$fail" = 0 ]
