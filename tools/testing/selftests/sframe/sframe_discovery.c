@@ -201,7 +201,7 @@ struct obj {
 /*
  * Map the object @im, stored at offset @at of @fd, at @base (reserved):
  * each PT_LOAD from the file like ld.so does (no .bss cleared: the code
- * called does not use it).  Apply the R_X86_64_JUMP_SLOT relocations to
+ * called does not use it).  Apply the SFT_R_JUMP_SLOT relocations to
  * the object's own functions, so that its PLT calls work.
  */
 static int obj_map(struct __test_metadata *_metadata, struct obj *o,
@@ -252,7 +252,7 @@ static int obj_map(struct __test_metadata *_metadata, struct obj *o,
 		for (j = 0; j < sh->sh_size / sizeof(*r); j++) {
 			Elf64_Sym *s = &dynsym[ELF64_R_SYM(r[j].r_info)];
 
-			if (ELF64_R_TYPE(r[j].r_info) != R_X86_64_JUMP_SLOT ||
+			if (ELF64_R_TYPE(r[j].r_info) != SFT_R_JUMP_SLOT ||
 			    s->st_shndx == SHN_UNDEF)
 				continue;
 			*(unsigned long *)(base + r[j].r_offset) =
@@ -525,7 +525,9 @@ TEST_F(disc, copy_at_offset_0)
 
 static void patch_machine(unsigned char *b, const struct img *im)
 {
-	((Elf64_Ehdr *)b)->e_machine = EM_AARCH64;
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)b;
+
+	eh->e_machine = eh->e_machine == EM_AARCH64 ? EM_X86_64 : EM_AARCH64;
 }
 
 /* An object of another architecture: its section is not for this task */

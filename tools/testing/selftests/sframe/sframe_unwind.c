@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
@@ -162,6 +163,32 @@ static const char *self_path(void)
 TEST(executable)
 {
 	EXPECT_CHAIN(f1, 1, "sft_leaf", "f3", "f2", "f1", "sample");
+}
+
+/*
+ * The builds with -mbranch-protection=pac-ret (sframe_unwind_pac,
+ * sframe_unwind_bkey) sign their return addresses: f1 starts with the
+ * signing instruction of its key and the CPU has pointer authentication,
+ * so that the chains of every test go through signed return addresses.
+ */
+TEST(return_addresses_signed)
+{
+#ifdef __ARM_FEATURE_PAC_DEFAULT
+	/* paciasp, pacibsp */
+	const uint32_t want = __ARM_FEATURE_PAC_DEFAULT & 2 ? 0xd503237f :
+							      0xd503233f;
+	const uint32_t *insn = (const uint32_t *)f1;
+	int i;
+
+	if (!(getauxval(AT_HWCAP) & HWCAP_PACA))
+		SKIP(return, "no pointer authentication on this CPU");
+	for (i = 0; i < 4 && insn[i] != want; i++)
+		;
+	ASSERT_LT(i, 4) TH_LOG("f1 does not start with %#x", want);
+	EXPECT_CHAIN(f1, 1, "sft_leaf", "f3", "f2", "f1", "sample");
+#else
+	SKIP(return, "built without return address signing");
+#endif
 }
 
 TEST(without_deferral)
@@ -619,9 +646,7 @@ SFT_NOINLINE long sig_raise(long x)
 {
 	long ret;
 
-	asm volatile("syscall" : "=a"(ret)
-		     : "0"(SYS_kill), "D"(getpid()), "S"(SIGUSR1)
-		     : "rcx", "r11", "memory");
+	SFT_SYSCALL2(ret, SYS_kill, getpid(), SIGUSR1);
 	return x + ret;
 }
 
@@ -646,6 +671,34 @@ TEST(signal_handler)
 	ASSERT_EQ(0, sig_ret);
 	ASSERT_EQ(0, chain_check(_metadata, &sig_chain, exp,
 				 true));
+}
+
+/*
+ * The same on an alternate signal stack (SA_ONSTACK), anywhere in memory
+ * relative to the interrupted code's stack
+ */
+TEST(signal_altstack)
+{
+	static const char * const exp[] = {
+		"sft_leaf", "f3", "sample", "sig_handler", "*", "sig_raise",
+		"sig_f2", "sig_f1", NULL };
+	const size_t size = 256 * 1024;	/* SVE and SME state included */
+	struct sigaction sa = { .sa_handler = sig_handler,
+				.sa_flags = SA_ONSTACK };
+	stack_t ss = { .ss_size = size }, old;
+
+	ss.ss_sp = mmap(NULL, size, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, ss.ss_sp);
+	ASSERT_EQ(0, sigaltstack(&ss, &old));
+	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
+	memset(&sig_chain, 0, sizeof(sig_chain));
+	sig_ret = -1;
+	sig_f1(1);
+	ASSERT_EQ(0, sig_ret);
+	ASSERT_EQ(0, chain_check(_metadata, &sig_chain, exp, true));
+	ASSERT_EQ(0, sigaltstack(&old, NULL));
+	munmap(ss.ss_sp, size);
 }
 
 /* ---- explicit registration: a JIT code buffer and its section ---- */
@@ -909,25 +962,11 @@ TEST(fre_limit_at_lookup)
 
 /*
  * Frame pointer code in anonymous executable memory that no section
- * describes (a JIT that keeps frame pointers): outer and inner both push
- * %rbp, inner calls the leaf given in %rsi.  The chain through it must be
- * what frame pointers give, in the event and deferred, from the first
- * sample on.
+ * describes (a JIT that keeps frame pointers, jit_fp_code): its outer
+ * and inner functions both keep frame records, inner calls the leaf.
+ * The chain through it must be what frame pointers give, in the event
+ * and deferred, from the first sample on.
  */
-static const unsigned char jit_fp_code[] = {
-	0x55,				/* 0: push %rbp */
-	0x48, 0x89, 0xe5,		/* 1: mov %rsp,%rbp */
-	0xe8, 0x03, 0x00, 0x00, 0x00,	/* 4: call 0xc */
-	0x5d,				/* 9: pop %rbp */
-	0xc3,				/* a: ret */
-	0x90,				/* b: nop */
-	0x55,				/* c: push %rbp */
-	0x48, 0x89, 0xe5,		/* d: mov %rsp,%rbp */
-	0xff, 0xd6,			/* 10: call *%rsi */
-	0x5d,				/* 12: pop %rbp */
-	0xc3,				/* 13: ret */
-};
-
 long (*jit_fp_fn)(long x, long (*leaf)(long));
 
 SFT_NOINLINE long sft_jit_fp(long x)
@@ -937,8 +976,15 @@ SFT_NOINLINE long sft_jit_fp(long x)
 
 TEST(jit_frame_pointers)
 {
+	/*
+	 * On arm64 a frame record may be anywhere in its frame: past the
+	 * JIT code, the stack pointer of sft_jit_fp, which keeps no frame
+	 * record, is not known, and the rest of the chain is what frame
+	 * pointers give, as without SFrame
+	 */
 	static const char * const exp[] = { "sft_leaf", "!", "!",
-					    "sft_jit_fp", "sample", NULL };
+		"sft_jit_fp", SFT_FP_SP_EXACT ? "sample" : NULL, NULL };
+	const bool to_main = SFT_FP_SP_EXACT;
 	size_t page = getpagesize();
 	unsigned char *text;
 	char line[256];
@@ -961,9 +1007,9 @@ TEST(jit_frame_pointers)
 		 * frame pointers do, take a stack word for a return address
 		 * (without_deferral): the second must not
 		 */
-		ASSERT_EQ(0, chain_check(_metadata, &c, exp, defer));
-		EXPECT_EQ((unsigned long)text + 0x12, c.ip[1]);
-		EXPECT_EQ((unsigned long)text + 0x9, c.ip[2]);
+		ASSERT_EQ(0, chain_check(_metadata, &c, exp, defer && to_main));
+		EXPECT_EQ((unsigned long)text + SFT_JIT_FP_RA_INNER, c.ip[1]);
+		EXPECT_EQ((unsigned long)text + SFT_JIT_FP_RA_OUTER, c.ip[2]);
 		/*
 		 * Again: the code is known as text without a section now,
 		 * and not looked up again
@@ -973,7 +1019,7 @@ TEST(jit_frame_pointers)
 		EXPECT_EQ(0, strncmp(line + strcspn(line, " "),
 				     " none    elf ", 13));
 		ASSERT_EQ(0, sample(sft_jit_fp, 2, &c));
-		ASSERT_EQ(0, chain_check(_metadata, &c, exp, true));
+		ASSERT_EQ(0, chain_check(_metadata, &c, exp, to_main));
 		sample_nodefer = false;
 		munmap(text, page);
 	}
@@ -989,7 +1035,7 @@ static size_t build_sframe_1(unsigned char *sec, unsigned long text)
 	unsigned char *p = sec;
 
 	*p++ = 0xe2; *p++ = 0xde; *p++ = 2; *p++ = 0x05;
-	*p++ = 3; *p++ = 0; *p++ = (unsigned char)-8; *p++ = 0;
+	*p++ = SFT_ABI; *p++ = 0; *p++ = (unsigned char)SFT_FIXED_RA; *p++ = 0;
 	memcpy(p, &(uint32_t){1}, 4); p += 4;		/* num_fdes */
 	memcpy(p, &(uint32_t){1}, 4); p += 4;		/* num_fres */
 	memcpy(p, &(uint32_t){3}, 4); p += 4;		/* FRE bytes */
@@ -1000,7 +1046,7 @@ static size_t build_sframe_1(unsigned char *sec, unsigned long text)
 	memcpy(p, &(uint32_t){0}, 4); p += 4;
 	memcpy(p, &(uint32_t){1}, 4); p += 4;		/* FRE count */
 	*p++ = 0; *p++ = 0; *p++ = 0; *p++ = 0;
-	*p++ = 0; *p++ = 0x03; *p++ = 8;		/* CFA = SP + 8 */
+	*p++ = 0; *p++ = 0x03; *p++ = SFT_SLED_CFA;	/* CFA = SP + ... */
 	return p - sec;
 }
 
@@ -1088,7 +1134,7 @@ TEST(procfs_opened_before_exec)
  * return address into it reads them all (sft_build_sframe()).
  */
 #define HOSTILE_SLED	2000
-#define HOSTILE_FRES	(HOSTILE_SLED / 2 + 3)
+#define HOSTILE_FRES	(HOSTILE_SLED / 2 + SFT_JIT_NFRES)
 #define HOSTILE_DEPTH	50
 #define HOSTILE_RB	64
 
@@ -1107,7 +1153,7 @@ SFT_NOINLINE long hostile_leaf(long x)
 static void hostile_child(int ready)
 {
 	size_t tlen = SFT_JIT_SIZE(HOSTILE_SLED);
-	size_t slen = 48 + 4 * HOSTILE_FRES;
+	size_t slen = SFT_SFRAME_SIZE(HOSTILE_SLED, 2);
 	struct prctl_sframe a;
 	unsigned char *text, *sec;
 
@@ -1260,6 +1306,8 @@ TEST(compat_prctl)
 	ASSERT_LT(0, n);
 	path[n] = '\0';
 	strcpy(strrchr(path, '/') + 1, "sframe_compat32");
+	if (access(path, X_OK))
+		SKIP(return, "no 32-bit test program (built for x86-64 only)");
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {

@@ -32,6 +32,7 @@
 #include <linux/types.h>
 
 #include "sft.h"
+#include "sft_arch.h"
 #include "sft_perf.h"
 #include "sft_sym.h"
 
@@ -107,8 +108,7 @@ SFT_NOINLINE long sft_leaf(long x)
 {
 	long ret;
 
-	asm volatile("syscall" : "=a"(ret) : "0"(SYS_getppid)
-		     : "rcx", "r11", "memory");
+	SFT_SYSCALL0(ret, SYS_getppid);
 	return x + (ret > 0);
 }
 

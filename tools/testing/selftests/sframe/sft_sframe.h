@@ -13,6 +13,8 @@
 #include <sys/prctl.h>
 #include <linux/types.h>
 
+#include "sft_arch.h"
+
 #ifndef PR_SFRAME
 #define PR_SFRAME			82
 #define PR_SFRAME_REGISTER		1
@@ -26,24 +28,27 @@ struct prctl_sframe {
 };
 #endif
 
-/*
- * jit: sub $24,%rsp; call *%rsi; add $24,%rsp; ret.
- * It calls leaf(x) with rdi unchanged.
- */
-static const unsigned char jit_code[] = {
-	0x48, 0x83, 0xec, 0x18,		/* 0: sub $0x18,%rsp */
-	0xff, 0xd6,			/* 4: call *%rsi */
-	0x48, 0x83, 0xc4, 0x18,		/* 6: add $0x18,%rsp */
-	0xc3,				/* a: ret */
-};
-
 /* Bytes of sft_jit_emit(@sled)'s code */
 #define SFT_JIT_SIZE(sled)	((sled) + sizeof(jit_code))
 
-/* Write @sled nops and then jit_code to @text: one function */
+/*
+ * Bytes of the section sft_build_sframe(@sled, @step) builds, at most:
+ * header and FDE, an FRE of up to five bytes per sled step and per FRE
+ * of jit_code
+ */
+#define SFT_SFRAME_SIZE(sled, step)					\
+	(48 + 5 * (((sled) + (step) - 1) / (step) + SFT_JIT_NFRES))
+
+/*
+ * Write @sled bytes of nops (a multiple of the nop's size) and then
+ * jit_code to @text: one function
+ */
 static inline size_t sft_jit_emit(unsigned char *text, size_t sled)
 {
-	memset(text, 0x90, sled);
+	size_t i;
+
+	for (i = 0; i < sled; i += sizeof(sft_nop))
+		memcpy(text + i, sft_nop, sizeof(sft_nop));
 	memcpy(text + sled, jit_code, sizeof(jit_code));
 	return SFT_JIT_SIZE(sled);
 }
@@ -51,12 +56,12 @@ static inline size_t sft_jit_emit(unsigned char *text, size_t sled)
 /*
  * A hand-built SFrame V2 section at @sec (user address @sec_addr) for the
  * code of sft_jit_emit(@sled) at @text: one function, an FRE every @step
- * bytes of the sled (CFA = SP + 8), then the FREs of jit_code.  With
- * @sled 0 it is the three FREs of jit_code alone; a long sled with a
- * small step is a hostile section, every lookup of the return address
- * reading all its FREs.  FRE start offsets are one byte wide for
- * functions below 256 bytes, two bytes otherwise.  @sec must hold
- * 48 + 4 * (@sled / @step + 3) bytes.  Return the section's size.
+ * bytes of the sled (CFA = SP + SFT_SLED_CFA), then the FREs of jit_code
+ * (jit_fres).  With @sled 0 it is the FREs of jit_code alone; a long
+ * sled with a small step is a hostile section, every lookup of the
+ * return address reading all its FREs.  FRE start offsets are one byte
+ * wide for functions below 256 bytes, two bytes otherwise.  @sec must
+ * hold SFT_SFRAME_SIZE(@sled, @step) bytes.  Return the section's size.
  */
 static inline size_t sft_build_sframe(unsigned char *sec,
 				      unsigned long sec_addr,
@@ -65,14 +70,13 @@ static inline size_t sft_build_sframe(unsigned char *sec,
 {
 	const size_t size = SFT_JIT_SIZE(sled);
 	const int addr2 = size > 255;
-	/* FRE info: CFA based on SP, one one-byte offset */
-	const unsigned char info = 0x03;
 	uint32_t nfres = 0, fre_bytes;
 	int32_t start = text - sec_addr - 28;	/* PC-relative to the FDE */
 	unsigned char *p = sec, *fre = sec + 48;
-	size_t off;
+	size_t off, i;
 
-#define SFT_FRE(at, cfa) do {						\
+/* FRE info: CFA based on SP, one or two one-byte offsets */
+#define SFT_FRE(at, cfa, ra) do {					\
 		uint16_t at16_ = (at);					\
 		if (addr2) {						\
 			memcpy(fre, &at16_, 2);				\
@@ -80,23 +84,24 @@ static inline size_t sft_build_sframe(unsigned char *sec,
 		} else {						\
 			*fre++ = (unsigned char)at16_;			\
 		}							\
-		*fre++ = info;						\
+		*fre++ = (ra) ? 0x05 : 0x03;				\
 		*fre++ = (cfa);						\
+		if (ra)							\
+			*fre++ = (unsigned char)(ra);			\
 		nfres++;						\
 	} while (0)
 	for (off = 0; off < sled; off += step)
-		SFT_FRE(off, 8);
-	SFT_FRE(sled, 8);		/* sub $0x18,%rsp: CFA = SP + 8 */
-	SFT_FRE(sled + 4, 32);		/* after it: CFA = SP + 32 */
-	SFT_FRE(sled + 10, 8);		/* ret: CFA = SP + 8 */
+		SFT_FRE(off, SFT_SLED_CFA, 0);
+	for (i = 0; i < SFT_JIT_NFRES; i++)
+		SFT_FRE(sled + jit_fres[i].at, jit_fres[i].cfa, jit_fres[i].ra);
 #undef SFT_FRE
 	fre_bytes = fre - (sec + 48);
 
 	/* header: magic, v2, FDE_SORTED | FDE_FUNC_START_PCREL */
 	*p++ = 0xe2; *p++ = 0xde; *p++ = 2; *p++ = 0x05;
-	*p++ = 3;			/* AMD64, little endian */
+	*p++ = SFT_ABI;
 	*p++ = 0;			/* no fixed FP offset */
-	*p++ = (unsigned char)-8;	/* RA at CFA - 8 */
+	*p++ = (unsigned char)SFT_FIXED_RA;
 	*p++ = 0;			/* no auxiliary header */
 	memcpy(p, &(uint32_t){1}, 4); p += 4;		/* num_fdes */
 	memcpy(p, &nfres, 4); p += 4;			/* num_fres */
@@ -113,7 +118,7 @@ static inline size_t sft_build_sframe(unsigned char *sec,
 	return fre - sec;
 }
 
-/* The section of jit_code alone at @text (three FREs, ADDR1) */
+/* The section of jit_code alone at @text (ADDR1 FREs) */
 static inline size_t build_sframe(unsigned char *sec, unsigned long sec_addr,
 				  unsigned long text)
 {

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the SFrame kselftests need to know of the architecture (x86-64,
+ * arm64): system calls made inline, so that the function making them is
+ * the topmost frame of a sampled chain, and a tiny JIT function with the
+ * SFrame rules that describe it (sft_sframe.h builds the section).
+ */
+#ifndef SFT_ARCH_H
+#define SFT_ARCH_H
+
+#include <stdint.h>
+
+/*
+ * An FRE of the JIT function: from byte @at, CFA = SP + @cfa, and the
+ * return address at CFA + @ra, or (@ra 0) where the ABI keeps it: at
+ * the fixed offset SFT_FIXED_RA (x86-64), in the link register (arm64).
+ */
+struct sft_jit_fre {
+	uint8_t at;
+	int8_t cfa;
+	int8_t ra;
+};
+
+#if defined(__x86_64__)
+
+#define SFT_SYSCALL0(ret, nr)						\
+	asm volatile("syscall" : "=a"(ret) : "0"(nr)			\
+		     : "rcx", "r11", "memory")
+#define SFT_SYSCALL2(ret, nr, a, b)					\
+	asm volatile("syscall" : "=a"(ret) : "0"(nr), "D"(a), "S"(b)	\
+		     : "rcx", "r11", "memory")
+
+/*
+ * jit: sub $24,%rsp; call *%rsi; add $24,%rsp; ret.
+ * It calls leaf(x) with rdi unchanged.
+ */
+static const unsigned char jit_code[] = {
+	0x48, 0x83, 0xec, 0x18,		/* 0: sub $0x18,%rsp */
+	0xff, 0xd6,			/* 4: call *%rsi */
+	0x48, 0x83, 0xc4, 0x18,		/* 6: add $0x18,%rsp */
+	0xc3,				/* a: ret */
+};
+static const struct sft_jit_fre jit_fres[] = {
+	{ 0, 8, 0 },			/* sub $0x18,%rsp */
+	{ 4, 32, 0 },			/* after it */
+	{ 10, 8, 0 },			/* ret */
+};
+/* A sled instruction: nop; its rule */
+static const unsigned char sft_nop[] = { 0x90 };
+#define SFT_SLED_CFA	8
+#define SFT_ABI		3		/* AMD64, little endian */
+#define SFT_FIXED_RA	(-8)
+
+/*
+ * Frame pointer code: outer and inner both push %rbp, inner calls the
+ * leaf given in %rsi; the return addresses into inner and outer.
+ */
+static const unsigned char jit_fp_code[] = {
+	0x55,				/* 0: push %rbp */
+	0x48, 0x89, 0xe5,		/* 1: mov %rsp,%rbp */
+	0xe8, 0x03, 0x00, 0x00, 0x00,	/* 4: call 0xc */
+	0x5d,				/* 9: pop %rbp */
+	0xc3,				/* a: ret */
+	0x90,				/* b: nop */
+	0x55,				/* c: push %rbp */
+	0x48, 0x89, 0xe5,		/* d: mov %rsp,%rbp */
+	0xff, 0xd6,			/* 10: call *%rsi */
+	0x5d,				/* 12: pop %rbp */
+	0xc3,				/* 13: ret */
+};
+#define SFT_JIT_FP_RA_INNER	0x12
+#define SFT_JIT_FP_RA_OUTER	0x9
+
+/* The PLT relocation that sframe_discovery's mini loader resolves */
+#define SFT_R_JUMP_SLOT		R_X86_64_JUMP_SLOT
+
+/*
+ * A frame record (%rbp) is at the top of its frame: a frame-pointer step
+ * gives the caller's stack pointer, and SFrame can take over again
+ */
+#define SFT_FP_SP_EXACT		1
+
+#elif defined(__aarch64__)
+
+#define SFT_SYSCALL0(ret, nr) do {					\
+		register long x8_ asm("x8") = (nr);			\
+		register long x0_ asm("x0");				\
+		asm volatile("svc #0" : "=r"(x0_) : "r"(x8_) : "memory"); \
+		(ret) = x0_;						\
+	} while (0)
+/* The arguments first: a function call would clobber x0-x18 */
+#define SFT_SYSCALL2(ret, nr, a, b) do {				\
+		long a_ = (a), b_ = (b);				\
+		register long x8_ asm("x8") = (nr);			\
+		register long x0_ asm("x0") = a_;			\
+		register long x1_ asm("x1") = b_;			\
+		asm volatile("svc #0" : "+r"(x0_) : "r"(x8_), "r"(x1_)	\
+			     : "memory");				\
+		(ret) = x0_;						\
+	} while (0)
+
+/* A32 words in memory order (little endian) */
+#define SFT_A64(w)	(w) & 0xff, ((w) >> 8) & 0xff, ((w) >> 16) & 0xff, \
+			((w) >> 24) & 0xff
+
+/*
+ * jit: sub sp, sp, #32; str x30, [sp, #16]; blr x1; ldr x30, [sp, #16];
+ * add sp, sp, #32; ret.  It calls leaf(x) with x0 unchanged.
+ */
+static const unsigned char jit_code[] = {
+	SFT_A64(0xd10083ff),		/* 0: sub sp, sp, #32 */
+	SFT_A64(0xf9000bfe),		/* 4: str x30, [sp, #16] */
+	SFT_A64(0xd63f0020),		/* 8: blr x1 */
+	SFT_A64(0xf9400bfe),		/* c: ldr x30, [sp, #16] */
+	SFT_A64(0x910083ff),		/* 10: add sp, sp, #32 */
+	SFT_A64(0xd65f03c0),		/* 14: ret */
+};
+static const struct sft_jit_fre jit_fres[] = {
+	{ 0, 0, 0 },			/* return address in x30 */
+	{ 4, 32, 0 },			/* after the sub */
+	{ 8, 32, -16 },			/* after the str */
+	{ 16, 32, 0 },			/* after the ldr */
+	{ 20, 0, 0 },			/* ret */
+};
+static const unsigned char sft_nop[] = { SFT_A64(0xd503201f) };
+#define SFT_SLED_CFA	0
+#define SFT_ABI		2		/* AArch64, little endian */
+#define SFT_FIXED_RA	0
+
+/*
+ * Frame pointer code: outer and inner both push a frame record
+ * (stp x29, x30, [sp, #-16]!; mov x29, sp), inner calls the leaf given
+ * in x1; the return addresses into inner and outer.
+ */
+static const unsigned char jit_fp_code[] = {
+	SFT_A64(0xa9bf7bfd),		/* 0: stp x29, x30, [sp, #-16]! */
+	SFT_A64(0x910003fd),		/* 4: mov x29, sp */
+	SFT_A64(0x94000004),		/* 8: bl 0x18 */
+	SFT_A64(0xa8c17bfd),		/* c: ldp x29, x30, [sp], #16 */
+	SFT_A64(0xd65f03c0),		/* 10: ret */
+	SFT_A64(0xd503201f),		/* 14: nop */
+	SFT_A64(0xa9bf7bfd),		/* 18: stp x29, x30, [sp, #-16]! */
+	SFT_A64(0x910003fd),		/* 1c: mov x29, sp */
+	SFT_A64(0xd63f0020),		/* 20: blr x1 */
+	SFT_A64(0xa8c17bfd),		/* 24: ldp x29, x30, [sp], #16 */
+	SFT_A64(0xd65f03c0),		/* 28: ret */
+};
+#define SFT_JIT_FP_RA_INNER	0x24
+#define SFT_JIT_FP_RA_OUTER	0xc
+
+#define SFT_R_JUMP_SLOT		R_AARCH64_JUMP_SLOT
+
+/* A frame record may be anywhere in its frame (UNWIND_USER_FP_EXACT_SP) */
+#define SFT_FP_SP_EXACT		0
+
+#else
+#error "the SFrame kselftests know x86-64 and arm64"
+#endif
+
+#define SFT_JIT_NFRES	(sizeof(jit_fres) / sizeof(jit_fres[0]))
+
+#endif
