@@ -9,13 +9,13 @@ DEV := devtools
 export SFRAME_CACHE ?= /var/cache/sframe-unwind
 
 .PHONY: help root tree patches patches-bisect kernel kernel-perf kunit \
-	kunit-arm64 kunit-s390 kunit-cross vm test harness sframe-diff sframe-tools sframe-gen-check bpf fuzz selftests \
+	kunit-arm64 kunit-s390 kunit-cross vm test test-vm-arm64 harness sframe-diff sframe-tools sframe-gen-check bpf fuzz selftests \
 	bench-walker test-vm demo-defer bench-mmap perf demo bench mutants stress clean distclean
 
 help:
 	@echo "make demo            perf --call-graph=sframe vs fp vs dwarf on a demo workload (VM)"
 	@echo "make test            run every test level; ends with 'N passed, N failed'"
-	@echo "make vm CMD='...'    run CMD in the debug VM kernel (exit status = CMD's)"
+	@echo "make vm CMD='...'    run CMD in the debug VM kernel (exit status = CMD's; ARCH=arm64: the arm64 VM)"
 	@echo "make harness         the userspace harness level (unit tests, fuzz smoke, sframe-diff)"
 	@echo "make sframe-diff [FILES='ELF...']  our rule vs libsframe's at every PC (default: the corpus)"
 	@echo "make sframe-tools    build build/sframe/: sframe-gen, sframe-audit.so, sframe-run"
@@ -33,6 +33,7 @@ help:
 	@echo "make perf            build perf from the patched tree into build/perf/perf"
 	@echo "make selftests       build the kselftests into build/selftests (run by the vm level)"
 	@echo "make test-vm         the vm level only: kselftests in the debug VM"
+	@echo "make test-vm-arm64   the vm-arm64 level only: KUnit, perf, kselftests in the arm64 VM"
 	@echo "make stress [MINUTES=N]  the soak: perf sframe, -g and fp,defer on every CPU while"
 	@echo "                     sframe_stress maps, registers, corrupts, forks... (debug VM, default 10)"
 	@echo "make patches         export the series to build/patches, checkpatch --strict"
@@ -45,6 +46,7 @@ help:
 root:
 	$(DEV)/root.sh sid
 	$(DEV)/root.sh trixie
+	$(DEV)/root.sh arm64
 
 tree: root
 	$(DEV)/tree.sh apply
@@ -74,14 +76,17 @@ kunit-cross: root
 	$(DEV)/test.sh kunit-arm64 kunit-s390
 
 vm: root
-	@[ -n "$(CMD)" ] || { echo "usage: make vm CMD='command'"; exit 2; }
-	$(DEV)/vm.sh "$$CMD"
+	@[ -n "$(CMD)" ] || { echo "usage: make vm [ARCH=arm64] CMD='command'"; exit 2; }
+	SFRAME_ARCH=$(ARCH) $(DEV)/vm.sh "$$CMD"
 
 test: root
 	$(DEV)/test.sh
 
 test-vm: root
 	$(DEV)/test.sh vm
+
+test-vm-arm64: root
+	$(DEV)/test.sh vm-arm64
 
 selftests: root
 	$(DEV)/selftests.sh

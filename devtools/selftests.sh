@@ -4,17 +4,24 @@
 # selftests.sh: build the feature's kselftests from build/linux into
 # build/selftests/<name>/, each with a run_test.sh that the VM level
 # (devtools/tests/vm-tests.sh) runs in the guest. Output is TAP.
+# SFRAME_ARCH=arm64 cross-builds the sframe kselftests into
+# build/selftests-arm64/ for the arm64 VM (vm-tests-arm64.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-TESTS=(sframe sframe_bpf)
-"$REPO/devtools/tree.sh" apply
+case ${SFRAME_ARCH:-x86_64} in
+x86_64)	TESTS=(sframe sframe_bpf) dir=$REPO/build/selftests cross=() ;;
+arm64)	TESTS=(sframe) dir=$REPO/build/selftests-arm64
+	cross=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-) ;;
+*)	die "no kselftests for architecture '$SFRAME_ARCH'" ;;
+esac
+[ "${SFRAME_DIRTY:-0}" = 1 ] || "$REPO/devtools/tree.sh" apply
 for t in "${TESTS[@]}"; do
 	src=$REPO/build/linux/tools/testing/selftests/$t
-	out=$REPO/build/selftests/$t
+	out=$dir/$t
 	mkdir -p "$out"
-	"$REPO/devtools/chroot.sh" -- make -s -C "$src" OUTPUT="$out" >&2
-	progs=$("$REPO/devtools/chroot.sh" -- make -s -C "$src" OUTPUT="$out" \
+	"$REPO/devtools/chroot.sh" -- make -s -C "$src" "${cross[@]}" OUTPUT="$out" >&2
+	progs=$("$REPO/devtools/chroot.sh" -- make -s -C "$src" "${cross[@]}" OUTPUT="$out" \
 		--eval 'print-progs: ; @echo $(TEST_GEN_PROGS)' print-progs)
 	{
 		echo '#!/bin/sh'
@@ -26,5 +33,5 @@ for t in "${TESTS[@]}"; do
 		echo 'exit $rc'
 	} >"$out/run_test.sh"
 	chmod +x "$out/run_test.sh"
-	msg "built $t kselftests: $(echo "$progs" | wc -w) programs in build/selftests/$t"
+	msg "built $t kselftests: $(echo "$progs" | wc -w) programs in ${out#"$REPO"/}"
 done

@@ -11,7 +11,8 @@
 #               reader at every address of libc, libstdc++, libm, ld.so
 #               (x86_64, aarch64), libc and ld.so (s390x), zstd; the
 #               LD_AUDIT module natively
-#   kunit       KUnit on UML
+#   kunit       KUnit on UML (only when named, or SFRAME_CROSS=1: the
+#               same suites boot in the vm and vm-arm64 kernels)
 #   kunit-arm64, kunit-s390   KUnit under QEMU (only when named, or SFRAME_CROSS=1)
 #   vm          the debug VM kernel: machinery checks and kselftests
 #   vm-arm64    the arm64 debug kernel in the arm64 VM: booted KUnit, perf
@@ -197,14 +198,16 @@ vm_level() {
 }
 
 # --- vm-arm64 ---
-# The arm64 debug kernel in the arm64 VM (TCG, PAC): booted KUnit and
-# Debian's perf on the deep program built plain, pac-ret and pac-ret+b-key.
+# The arm64 debug kernel in the arm64 VM (TCG, PAC): booted KUnit, Debian's
+# perf on the deep program built plain, pac-ret and pac-ret+b-key, and the
+# sframe kselftests cross-built (selftests.sh with SFRAME_ARCH=arm64).
 level_vm-arm64() {
 	local kernel out=$REPO/build/arm64
 	export SFRAME_ARCH=arm64
 	"$REPO/devtools/root.sh" arm64 || return 1
 	kernel=$("$REPO/devtools/kbuild.sh" debug) || return 1
 	"$REPO/devtools/tests/deep/build.sh" arm64 "$out" >"$out/deep-build.tap" || return 1
+	"$REPO/devtools/selftests.sh" || return 1
 	vm_level vm-arm64 "$(vm_arm64_key "$kernel")" \
 		"$REPO/devtools/tests/vm-arm64-check.sh" \
 		"$REPO/devtools/tests/vm-tests-arm64.sh"
@@ -219,6 +222,7 @@ vm_arm64_key() {
 			devtools/configs/* build/arm64/deep build/arm64/deep-pac \
 			build/arm64/deep-bkey build/arm64/deep-build.tap \
 			"$(guest_root arm64)/var/lib/dpkg/status"
+		find build/selftests-arm64 -type f -print0 | sort -z | xargs -0 sha256sum
 	) | sha256sum | cut -c1-16
 }
 
@@ -248,8 +252,9 @@ if [ ${#levels[@]} = 0 ]; then
 	levels=(machinery)
 	[ -f "$REPO/tools/testing/sframe/Makefile" ] && levels+=(harness)
 	[ -f "$REPO/tools/sframe/Makefile" ] && levels+=(sframe-gen)
-	levels+=(kunit)
-	[ -n "${SFRAME_CROSS:-}" ] && levels+=(kunit-arm64 kunit-s390)
+	# KUnit boots in the x86_64 (KASAN) and arm64 VM kernels: UML KUnit
+	# (make kunit) is no longer worth its cold build in every run
+	[ -n "${SFRAME_CROSS:-}" ] && levels+=(kunit kunit-arm64 kunit-s390)
 	levels+=(vm vm-arm64)
 fi
 

@@ -8,7 +8,9 @@
 #   - the deep program's builds sign return addresses as asked
 #     (build/arm64/deep-build.tap, from devtools/tests/deep/build.sh);
 #   - Debian's perf, --call-graph fp,defer and fp, on each build: exact
-#     user chains.
+#     user chains;
+#   - the kselftests' own TAP (PIE, non-PIE, static, pac-ret, pac-ret+b-key,
+#     discovery).
 # Exits non-zero if any line is "not ok".
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
@@ -35,4 +37,11 @@ retap() {
 }
 retap "$REPO/build/arm64/deep-build.tap" "the deep program's builds"
 retap "$out/deep.tap" "perf on the deep program"
+
+if [ -s "$out/kselftests.tap" ]; then
+	cat "$out/kselftests.tap"
+	grep -qE '^not ok ' "$out/kselftests.tap" && fail=$((fail + 1))
+else
+	tap FAIL "no kselftest output"
+fi
 [ "$fail" = 0 ]

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Runs inside the arm64 VM (devtools/test.sh level "vm-arm64"): saves the
-# kernel's release and configuration and records the deep program, built
+# kernel's release and configuration, records the deep program, built
 # plain, with pac-ret and with pac-ret+b-key, with Debian's perf
-# (devtools/tests/deep/fp-defer-guest.sh), all into build/vm/.
+# (devtools/tests/deep/fp-defer-guest.sh) and runs the cross-built sframe
+# kselftests (build/selftests-arm64), all into build/vm/.
 # devtools/tests/vm-arm64-check.sh turns that into TAP on the host.
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 out=$repo/build/vm
@@ -14,3 +15,10 @@ uname -r >"$out/release"
 zcat /proc/config.gz >"$out/config" 2>/dev/null || : >"$out/config"
 "$repo/devtools/tests/deep/fp-defer-guest.sh" 1 100 "$arm/deep" \
 	"$arm/deep-pac" "$arm/deep-bkey" >"$out/deep.tap" 2>&1
+
+# The feature's kselftests (TAP, as they print it)
+: >"$out/kselftests.tap"
+for t in "$repo"/build/selftests-arm64/*/run_test.sh; do
+	[ -x "$t" ] || continue
+	"$t" >>"$out/kselftests.tap" 2>&1
+done
