@@ -43,6 +43,9 @@ static inline void sframe_vma_removed(struct mm_struct *mm,
 
 #ifdef CONFIG_UNWIND_USER_SFRAME
 
+struct vm_area_struct;
+const void *arch_vdso_sframe_image(struct vm_area_struct *vma, size_t *size);
+
 int sframe_user_find(unsigned long pc, struct sframe_rule *rule,
 		     struct sframe_entry **cache, bool nofault);
 void sframe_user_release(struct sframe_entry **cache);

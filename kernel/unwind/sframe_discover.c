@@ -7,8 +7,10 @@
  * gives the load bias; it then becomes usable, or is marked as having no
  * section.  The ELF object is at the start of the file, or embedded in it
  * at a page-aligned offset (a library loaded out of an APK), where the
- * load maps its first page.  Anonymous text (JIT code that did not
- * register, the vDSO) is noted as text without a section, so that the
+ * load maps its first page.  The vDSO's section is located in the
+ * kernel's copy of its image (arch_vdso_sframe_image()), and read from
+ * the mapping like any other.  Other anonymous text (JIT code that did
+ * not register) is noted as text without a section, so that the
  * unwinders know it is text and do not look it up again.  The dynamic
  * loader and the ELF loader need no changes, and mmap() pays nothing.  A
  * non-faultable unwind (NMI, IRQ) that misses asks for the same at the
@@ -25,6 +27,7 @@
 #include <linux/mm.h>
 #include <linux/mmap_lock.h>
 #include <linux/sched.h>
+#include <linux/sframe.h>
 #include <linux/slab.h>
 #include <linux/wait_bit.h>
 
@@ -341,6 +344,96 @@ static int sframe_elf_find(struct sframe_entry *e, struct sframe_section *sec)
 }
 
 /**
+ * arch_vdso_sframe_image() - the vDSO image mapped at a VMA
+ * @vma:	an executable VMA without a file, of current's mm
+ * @size:	the image's size, if it is one
+ *
+ * An architecture whose vDSO has an .sframe section returns the kernel's
+ * copy of the vDSO image (an ELF object linked at 0) if @vma maps its
+ * text from the image's start, for a task that unwinds with SFrame.
+ *
+ * Context: Task context, the mmap_lock of @vma's mm held.
+ * Return: the image, or NULL.
+ */
+const void * __weak arch_vdso_sframe_image(struct vm_area_struct *vma,
+					   size_t *size)
+{
+	return NULL;
+}
+
+/*
+ * The PT_GNU_SFRAME and executable PT_LOAD segments of the kernel's vDSO
+ * image of @size bytes at @image, as offsets from its start.  The image is
+ * the kernel's own, but checked like a file.
+ */
+static int sframe_vdso_parse(const void *image, size_t size,
+			     struct sframe_section *sec)
+{
+	const struct elf64_hdr *eh = image;
+	const struct elf64_phdr *ph, *sf = NULL, *text = NULL;
+	int i;
+
+	if (size < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_phentsize != sizeof(*ph) || eh->e_phoff > size ||
+	    eh->e_phnum > (size - eh->e_phoff) / sizeof(*ph))
+		return -ENOENT;
+	ph = image + eh->e_phoff;
+	for (i = 0; i < eh->e_phnum; i++) {
+		if (ph[i].p_type == PT_GNU_SFRAME)
+			sf = &ph[i];
+		else if (ph[i].p_type == PT_LOAD && (ph[i].p_flags & PF_X))
+			text = &ph[i];
+	}
+	if (!sf || !text || !sf->p_memsz || sf->p_vaddr > size ||
+	    sf->p_memsz > size - sf->p_vaddr || text->p_vaddr > size ||
+	    text->p_memsz > size - text->p_vaddr)
+		return -ENOENT;
+	sec->sframe_start = sf->p_vaddr;
+	sec->sframe_end = sf->p_vaddr + sf->p_memsz;
+	sec->text_start = text->p_vaddr;
+	sec->text_end = text->p_vaddr + text->p_memsz;
+	return 0;
+}
+
+/**
+ * sframe_vdso_find() - find the section of the vDSO mapped at @e
+ * @e:		the entry, of current's mm, with @e->vdso set
+ * @sec:	the section's and the text's ranges, on success
+ *
+ * Context: Task context, may sleep; takes the mmap_lock of current's mm
+ * for reading.
+ * Return: 0; -ENOENT if the vDSO is no longer mapped at @e or has no
+ * section; -EAGAIN if a fatal signal interrupted the wait for the lock.
+ */
+static int sframe_vdso_find(struct sframe_entry *e, struct sframe_section *sec)
+{
+	struct vm_area_struct *vma;
+	const void *image;
+	size_t size;
+	int ret = -ENOENT;
+
+	if (mmap_read_lock_killable(current->mm))
+		return -EAGAIN;
+	vma = vma_lookup(current->mm, e->start);
+	if (!vma || vma->vm_file || vma->vm_start != e->start)
+		goto unlock;
+	image = arch_vdso_sframe_image(vma, &size);
+	if (!image || sframe_vdso_parse(image, size, sec))
+		goto unlock;
+	sec->sframe_start += vma->vm_start;
+	sec->sframe_end += vma->vm_start;
+	sec->text_start += vma->vm_start;
+	sec->text_end += vma->vm_start;
+	if (sec->sframe_end > vma->vm_end || sec->text_end > vma->vm_end)
+		goto unlock;
+	ret = 0;
+unlock:
+	mmap_read_unlock(current->mm);
+	return ret;
+}
+
+/**
  * sframe_check() - check a section before it is used
  * @sec:	the section, with its ranges filled in
  * @reason:	why it is corrupt, on -EBADMSG
@@ -392,7 +485,7 @@ void sframe_resolve(struct sframe_entry *e)
 	    SFRAME_PENDING)
 		return;
 
-	ret = sframe_elf_find(e, &sec);
+	ret = e->vdso ? sframe_vdso_find(e, &sec) : sframe_elf_find(e, &sec);
 	if (ret) {
 		sframe_set_state(e, ret == -ENOENT ? SFRAME_NONE :
 						     SFRAME_PENDING);
@@ -447,8 +540,8 @@ static bool sframe_gap(struct mm_struct *mm, struct vm_area_struct *vma,
  * @pc:		an address that has no entry
  *
  * If @pc is in an executable mapping, add an entry for the part of the
- * mapping around @pc that has none: pending for a regular file, without
- * a section for anonymous text.  The mmap_lock held for reading keeps the
+ * mapping around @pc that has none: pending for a regular file and the
+ * vDSO, without a section for other anonymous text.  The mmap_lock held for reading keeps the
  * VMA in place meanwhile.
  *
  * Context: Task context, may sleep.
@@ -460,6 +553,7 @@ struct sframe_entry *sframe_discover(struct mm_struct *mm, unsigned long pc)
 	struct vm_area_struct *vma;
 	unsigned long start, end;
 	struct file *file;
+	size_t size;
 
 	if (mmap_read_lock_killable(mm))
 		return NULL;
@@ -477,7 +571,11 @@ struct sframe_entry *sframe_discover(struct mm_struct *mm, unsigned long pc)
 			       ((start - vma->vm_start) >> PAGE_SHIFT));
 	if (!e)
 		goto unlock;
-	if (!file)
+	/* The vDSO is resolved like a file, other anonymous text has none */
+	if (!file && start == vma->vm_start &&
+	    arch_vdso_sframe_image(vma, &size))
+		e->vdso = true;
+	else if (!file)
 		atomic_set(&e->state, SFRAME_NONE);
 	/* Another thread may have added it meanwhile */
 	if (sframe_insert(mm, e))

@@ -129,6 +129,7 @@ static struct sframe_entry *sframe_entry_clone(struct sframe_entry *e,
 	if (!c)
 		return NULL;
 	c->explicit = e->explicit;
+	c->vdso = e->vdso;
 	/*
 	 * @e->sec is written without the mmap_lock by sframe_resolve(),
 	 * before the release that publishes SFRAME_OK or SFRAME_BAD: read

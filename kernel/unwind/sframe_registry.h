@@ -49,6 +49,8 @@ enum sframe_state {
  * @pgoff:	file offset of @start, in pages
  * @state:	enum sframe_state
  * @explicit:	registered through prctl(), not discovered
+ * @vdso:	the vDSO's text, whose section the kernel's copy of the
+ *		vDSO image locates (@file is NULL)
  * @rcache:	rule cache, allocated by the first faultable lookup
  * @rcu:	@file and the entry are released after a grace period, so
  *		that RCU readers of the registry may use both
@@ -66,6 +68,7 @@ struct sframe_entry {
 	unsigned long		pgoff;
 	atomic_t		state;
 	bool			explicit;
+	bool			vdso;
 	struct sframe_rcache	*rcache;
 	struct rcu_head		rcu;
 

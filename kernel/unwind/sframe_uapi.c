@@ -246,7 +246,7 @@ static int sframe_seq_show(struct seq_file *m, void *v)
 	if (e->file)
 		seq_path(m, file_user_path(e->file), "\n");
 	else
-		seq_puts(m, "[anon]");
+		seq_puts(m, e->vdso ? "[vdso]" : "[anon]");
 	seq_putc(m, '\n');
 	return 0;
 }

@@ -2,17 +2,18 @@
 /*
  * arm64 hooks of the SFrame user unwinder, see <linux/unwind_user.h>.
  */
+#include <linux/array_size.h>
+#include <linux/build_bug.h>
 #include <linux/nospec.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/unwind_user.h>
+#include <asm/byteorder.h>
 #include <asm/sigframe.h>
 
-/* DWARF x0-x30 are regs[0..30], 31 is sp: contiguous in both structures */
+/* DWARF x0-x30 are regs[0..30], 31 is sp: contiguous in sigcontext */
 #define AARCH64_DWARF_GP_REGS	32
 
-static_assert(offsetof(struct user_pt_regs, sp) ==
-	      offsetof(struct user_pt_regs, regs[31]));
 static_assert(offsetof(struct sigcontext, sp) ==
 	      offsetof(struct sigcontext, regs[31]));
 
@@ -34,7 +35,7 @@ int unwind_user_sframe_get_reg(struct pt_regs *regs, unsigned int reg,
 	if (reg >= AARCH64_DWARF_GP_REGS)
 		return -EINVAL;
 	reg = array_index_nospec(reg, AARCH64_DWARF_GP_REGS);
-	*val = regs->user_regs.regs[reg];
+	*val = reg == 31 ? regs->sp : regs->regs[reg];
 	return 0;
 }
 
@@ -74,7 +75,9 @@ int unwind_user_sigframe(struct unwind_user_state *state)
 	};
 	/* Where in the trampoline the PC may be: start, svc, past it */
 	static const u8 at[] = { 0, 4, 8 };
-	unsigned int i, n = state->topmost ? ARRAY_SIZE(at) : 1;
+	/* An interrupted PC may be anywhere in it, a return address not */
+	unsigned int i, n = state->topmost || state->exact_ip ?
+			    ARRAY_SIZE(at) : 1;
 	struct sigcontext __user *sc;
 	__le32 insn[ARRAY_SIZE(rt_sigreturn)];
 	unsigned long pc, sp, fp;

@@ -2,6 +2,8 @@
 #ifndef _ASM_ARM64_UNWIND_USER_H
 #define _ASM_ARM64_UNWIND_USER_H
 
+struct unwind_user_state;
+
 #ifdef CONFIG_UNWIND_USER
 
 #include <asm/compiler.h>
@@ -23,17 +25,15 @@ static inline int unwind_user_word_size(struct pt_regs *regs)
  * the frame, so the CFA computed from it is not the caller's stack
  * pointer.  At a function's entry the return address is still in x30,
  * which a frame description cannot express: no entry frame.  Only
- * AArch64 tasks are unwound: the word size is 8.
+ * AArch64 tasks are unwound: @ws is 8.
  */
 #define ARCH_INIT_USER_FP_FRAME(ws)			\
-	.cfa_off	=  16,				\
+	.cfa_off	= 2 * (ws),			\
 	.ra_off		= -8,				\
 	.fp_off		= -16,				\
 	.use_fp		= true,
 
 #define UNWIND_USER_FP_EXACT_SP		0
-
-struct unwind_user_state;
 
 /* A return address may carry a pointer authentication code: strip it */
 static inline unsigned long unwind_user_fp_ra(struct unwind_user_state *state,

@@ -701,6 +701,81 @@ TEST(signal_altstack)
 	munmap(ss.ss_sp, size);
 }
 
+/* ---- the vDSO ---- */
+
+#ifndef SFT_STATIC	/* the vDSO is found with dlopen() */
+
+#if defined(__x86_64__)
+#define SFT_VDSO_CLOCK_GETTIME	"__vdso_clock_gettime"
+#else
+#define SFT_VDSO_CLOCK_GETTIME	"__kernel_clock_gettime"
+#endif
+
+static int (*vdso_clock_gettime)(clockid_t clk, struct timespec *ts);
+
+/* A clock the vDSO leaves to the kernel: its fallback system call */
+SFT_NOINLINE long vdso_call(long x)
+{
+	struct timespec ts;
+
+	return vdso_clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) + x;
+}
+
+/*
+ * A sample taken at a system call that the vDSO itself makes: the vDSO's
+ * frames (one or more, in the kernel-built image's .sframe section, which
+ * the kernel finds in its own copy of the image) and then the caller.
+ */
+TEST(vdso)
+{
+	static const char * const exp[] = { "vdso_call", "sample", NULL };
+	unsigned long vdso = getauxval(AT_SYSINFO_EHDR), end = 0, lo, hi;
+	char line[PATH_MAX + 256];
+	struct chain c, rest;
+	void *h;
+	FILE *f;
+	int i;
+
+	ASSERT_NE(0, vdso);
+	h = dlopen("linux-vdso.so.1", RTLD_NOW | RTLD_NOLOAD);
+	ASSERT_NE(NULL, h) TH_LOG("the vDSO is not a loaded object: %s", dlerror());
+	vdso_clock_gettime = dlsym(h, SFT_VDSO_CLOCK_GETTIME);
+	ASSERT_NE(NULL, vdso_clock_gettime);
+	/* The vDSO's text, from the image's start */
+	f = fopen("/proc/self/maps", "r");
+	ASSERT_NE(NULL, f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 && lo == vdso)
+			end = hi;
+	fclose(f);
+	ASSERT_LT(vdso, end);
+
+	sft_sample_event = "sys_enter_clock_gettime";
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, sample(vdso_call, 1, &c));
+		ASSERT_LT(0, c.nr);
+		ASSERT_LE(vdso, c.ip[0]) chain_log(_metadata, &c);
+		ASSERT_GT(end, c.ip[0]) chain_log(_metadata, &c);
+		/* Past the vDSO's frames, the caller: exact */
+		for (rest.nr = 0; rest.nr < c.nr &&
+		     c.ip[rest.nr] >= vdso && c.ip[rest.nr] < end; rest.nr++)
+			;
+		memcpy(rest.ip, c.ip + rest.nr, (c.nr - rest.nr) * sizeof(c.ip[0]));
+		rest.nr = c.nr - rest.nr;
+		ASSERT_EQ(0, chain_check(_metadata, &rest, exp, true))
+			chain_log(_metadata, &c);
+	}
+	sft_sample_event = "sys_enter_getppid";
+	/* Found through the kernel's image: a usable section, [vdso] */
+	ASSERT_EQ(0, proc_range(vdso, line, sizeof(line)));
+	EXPECT_EQ(0, strncmp(line + strcspn(line, " "), " ok      elf ", 13))
+		TH_LOG("%s", line);
+	EXPECT_NE(NULL, strstr(line, "[vdso]")) TH_LOG("%s", line);
+	dlclose(h);
+}
+
+#endif /* !SFT_STATIC */
+
 /* ---- explicit registration: a JIT code buffer and its section ---- */
 
 long (*jit_fn)(long x, long (*leaf)(long));

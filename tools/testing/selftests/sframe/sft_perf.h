@@ -8,6 +8,7 @@
 #define SFT_PERF_H
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -24,19 +25,20 @@ struct sampler {
 	size_t rb_size;
 };
 
-/* The id of tracepoint syscalls:sys_enter_getppid, or -1 */
-static inline int tracepoint_id(void)
+/* The id of tracepoint syscalls:@event, or -1 */
+static inline int tracepoint_id_of(const char *event)
 {
-	static const char * const paths[] = {
-		"/sys/kernel/tracing/events/syscalls/sys_enter_getppid/id",
-		"/sys/kernel/debug/tracing/events/syscalls/sys_enter_getppid/id",
+	static const char * const dirs[] = {
+		"/sys/kernel/tracing/events/syscalls",
+		"/sys/kernel/debug/tracing/events/syscalls",
 	};
-	char buf[32];
+	char buf[32], path[128];
 	int i, fd, n;
 
 	mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL);
 	for (i = 0; i < 2; i++) {
-		fd = open(paths[i], O_RDONLY);
+		snprintf(path, sizeof(path), "%s/%s/id", dirs[i], event);
+		fd = open(path, O_RDONLY);
 		if (fd < 0)
 			continue;
 		n = read(fd, buf, sizeof(buf) - 1);
@@ -47,6 +49,15 @@ static inline int tracepoint_id(void)
 		}
 	}
 	return -1;
+}
+
+/* The system call whose entry sft_sampler_open() samples */
+static const char *sft_sample_event = "sys_enter_getppid";
+
+/* The id of tracepoint syscalls:sys_enter_getppid, or -1 */
+static inline int tracepoint_id(void)
+{
+	return tracepoint_id_of("sys_enter_getppid");
 }
 
 /*
@@ -68,7 +79,7 @@ static inline int sft_deferred_chain(const __u64 *rec, __u64 words,
 }
 
 /*
- * Open @s: a disabled event sampling every syscalls:sys_enter_getppid of
+ * Open @s: a disabled event sampling every syscalls:@sft_sample_event of
  * this thread with @sample_type, the user callchain deferred if @defer,
  * and a ring buffer of @pages pages.  Return 0, or -1 with errno set.
  */
@@ -76,7 +87,7 @@ static inline int sft_sampler_open(struct sampler *s, __u64 sample_type,
 				   int defer, int pages)
 {
 	struct perf_event_attr attr;
-	int id = tracepoint_id();
+	int id = tracepoint_id_of(sft_sample_event);
 
 	if (id < 0)
 		return -1;

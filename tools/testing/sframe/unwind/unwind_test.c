@@ -587,6 +587,17 @@ static void test_fp_inexact_sp(void)
 	sim_fp_inexact_sp = false;
 	n = walk(ips, MAX_CHAIN);
 	CHECK_CHAIN("exact SP", ips, n, LIB + 0x10, F_A + 0x10, F_B + F_B_SIZE);
+
+	/*
+	 * A handler without SFrame returning to a restorer with a signal
+	 * FDE: the signal frame is not looked for at an inexact SP, the
+	 * frame record the kernel put in it (arm64) is used instead
+	 */
+	sim_fp_inexact_sp = true;
+	put64(FP_LIB + 8, F_SIG2);
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("inexact SP, signal FDE", ips, n, LIB + 0x10, F_SIG2,
+		    RA_MAIN, RA_START);
 	check_clean();
 }
 
