@@ -18,7 +18,8 @@ t() { # t OK|FAIL name
 
 # A copy of the working tree (committed or not) of what tree.sh reads.
 mkdir -p "$tmp/repo"
-(cd "$src" && git ls-files --cached --others --exclude-standard -- devtools patches Kconfig kernel tools |
+(cd "$src" && git ls-files --cached --others --exclude-standard -- devtools patches Kconfig kernel tools \
+	include arch Documentation |
 	tar -cf - -T -) | tar -C "$tmp/repo" -xf -
 git -C "$tmp/repo" init -q && git -C "$tmp/repo" add -A >/dev/null
 tree=$tmp/repo/build/linux
@@ -28,7 +29,9 @@ ts=$tmp/repo/devtools/tree.sh
 # taken from the real one (fetched first if need be), in a cache of its own.
 "$src/devtools/tree.sh" apply >/dev/null 2>&1 || { echo "not ok 1 tree: cannot set up build/linux"; exit 1; }
 real=$SFRAME_CACHE/linux-7.2-pristine.git
-files=$(sed -n 's|^diff --git a/\([^ ]*\) .*|\1|p' "$src"/patches/*.patch | sort -u)
+# (the upstream files only: a patch may also edit a new file of an earlier one)
+files=$(sed -n 's|^diff --git a/\([^ ]*\) .*|\1|p' "$src"/patches/*.patch | sort -u |
+	while read -r f; do git -C "$real" cat-file -e "pristine:$f" 2>/dev/null && echo "$f"; done)
 mkdir -p "$tmp/src"
 git -C "$real" archive pristine .gitignore kernel/unwind $files | tar -C "$tmp/src" -xf -
 git -C "$tmp/src" init -q && git -C "$tmp/src" add -A -f &&
@@ -75,7 +78,7 @@ echo "# saved edit" >>"$tree/kernel/unwind/Makefile"
 git -C "$tree" -c user.name=t -c user.email=t@t commit -q -a --fixup="$last"
 GIT_SEQUENCE_EDITOR=: git -C "$tree" -c user.name=t -c user.email=t@t rebase -q -i --autosquash pristine
 want_tree=$(git -C "$tree" rev-parse 'HEAD^{tree}')
-p2=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$tmp/repo/patches/series" | sed -n '$s/[[:space:]].*//p')
+p2=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$tmp/repo/patches/series" | awk 'END { print $1 }')
 if "$ts" save >"$tmp/log" 2>&1 && grep -q '^+# saved edit' "$tmp/repo/patches/$p2" &&
    rm "$tree/.git/sframe-applied" && "$ts" apply >"$tmp/log" 2>&1 &&
    [ "$(git -C "$tree" rev-parse 'HEAD^{tree}')" = "$want_tree" ]; then
