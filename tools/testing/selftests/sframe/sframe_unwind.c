@@ -646,7 +646,7 @@ SFT_NOINLINE long sig_raise(long x)
 {
 	long ret;
 
-	SFT_SYSCALL2(ret, SYS_kill, getpid(), SIGUSR1);
+	ret = sft_syscall2(SYS_kill, getpid(), SIGUSR1);
 	return x + ret;
 }
 

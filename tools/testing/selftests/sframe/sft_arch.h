@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the SFrame kselftests need to know of the architecture (x86-64,
- * arm64): system calls made inline, so that the function making them is
- * the topmost frame of a sampled chain, and a tiny JIT function with the
- * SFrame rules that describe it (sft_sframe.h builds the section).
+ * arm64): system calls made inline (sft_syscall0(), sft_syscall2(), which
+ * -O2 inlines), so that the function making them is the topmost frame of
+ * a sampled chain, and a tiny JIT function with the SFrame rules that
+ * describe it (sft_sframe.h builds the section).
  */
 #ifndef SFT_ARCH_H
 #define SFT_ARCH_H
@@ -23,12 +24,22 @@ struct sft_jit_fre {
 
 #if defined(__x86_64__)
 
-#define SFT_SYSCALL0(ret, nr)						\
-	asm volatile("syscall" : "=a"(ret) : "0"(nr)			\
-		     : "rcx", "r11", "memory")
-#define SFT_SYSCALL2(ret, nr, a, b)					\
-	asm volatile("syscall" : "=a"(ret) : "0"(nr), "D"(a), "S"(b)	\
-		     : "rcx", "r11", "memory")
+static inline long sft_syscall0(long nr)
+{
+	long ret;
+
+	asm volatile("syscall" : "=a"(ret) : "0"(nr) : "rcx", "r11", "memory");
+	return ret;
+}
+
+static inline long sft_syscall2(long nr, long a, long b)
+{
+	long ret;
+
+	asm volatile("syscall" : "=a"(ret) : "0"(nr), "D"(a), "S"(b)
+		     : "rcx", "r11", "memory");
+	return ret;
+}
 
 /*
  * jit: sub $24,%rsp; call *%rsi; add $24,%rsp; ret.
@@ -40,11 +51,13 @@ static const unsigned char jit_code[] = {
 	0x48, 0x83, 0xc4, 0x18,		/* 6: add $0x18,%rsp */
 	0xc3,				/* a: ret */
 };
+
 static const struct sft_jit_fre jit_fres[] = {
 	{ 0, 8, 0 },			/* sub $0x18,%rsp */
 	{ 4, 32, 0 },			/* after it */
 	{ 10, 8, 0 },			/* ret */
 };
+
 /* A sled instruction: nop; its rule */
 static const unsigned char sft_nop[] = { 0x90 };
 #define SFT_SLED_CFA	8
@@ -68,6 +81,7 @@ static const unsigned char jit_fp_code[] = {
 	0x5d,				/* 12: pop %rbp */
 	0xc3,				/* 13: ret */
 };
+
 #define SFT_JIT_FP_RA_INNER	0x12
 #define SFT_JIT_FP_RA_OUTER	0x9
 
@@ -82,39 +96,39 @@ static const unsigned char jit_fp_code[] = {
 
 #elif defined(__aarch64__)
 
-#define SFT_SYSCALL0(ret, nr) do {					\
-		register long x8_ asm("x8") = (nr);			\
-		register long x0_ asm("x0");				\
-		asm volatile("svc #0" : "=r"(x0_) : "r"(x8_) : "memory"); \
-		(ret) = x0_;						\
-	} while (0)
-/* The arguments first: a function call would clobber x0-x18 */
-#define SFT_SYSCALL2(ret, nr, a, b) do {				\
-		long a_ = (a), b_ = (b);				\
-		register long x8_ asm("x8") = (nr);			\
-		register long x0_ asm("x0") = a_;			\
-		register long x1_ asm("x1") = b_;			\
-		asm volatile("svc #0" : "+r"(x0_) : "r"(x8_), "r"(x1_)	\
-			     : "memory");				\
-		(ret) = x0_;						\
-	} while (0)
+static inline long sft_syscall0(long nr)
+{
+	register long x8 asm("x8") = nr;
+	register long x0 asm("x0");
 
-/* A32 words in memory order (little endian) */
-#define SFT_A64(w)	(w) & 0xff, ((w) >> 8) & 0xff, ((w) >> 16) & 0xff, \
-			((w) >> 24) & 0xff
+	asm volatile("svc #0" : "=r"(x0) : "r"(x8) : "memory");
+	return x0;
+}
 
+static inline long sft_syscall2(long nr, long a, long b)
+{
+	register long x8 asm("x8") = nr;
+	register long x0 asm("x0") = a;
+	register long x1 asm("x1") = b;
+
+	asm volatile("svc #0" : "+r"(x0) : "r"(x8), "r"(x1) : "memory");
+	return x0;
+}
+
+/* The code is made of A64 instruction words (little-endian) */
 /*
  * jit: sub sp, sp, #32; str x30, [sp, #16]; blr x1; ldr x30, [sp, #16];
  * add sp, sp, #32; ret.  It calls leaf(x) with x0 unchanged.
  */
-static const unsigned char jit_code[] = {
-	SFT_A64(0xd10083ff),		/* 0: sub sp, sp, #32 */
-	SFT_A64(0xf9000bfe),		/* 4: str x30, [sp, #16] */
-	SFT_A64(0xd63f0020),		/* 8: blr x1 */
-	SFT_A64(0xf9400bfe),		/* c: ldr x30, [sp, #16] */
-	SFT_A64(0x910083ff),		/* 10: add sp, sp, #32 */
-	SFT_A64(0xd65f03c0),		/* 14: ret */
+static const uint32_t jit_code[] = {
+	0xd10083ff,		/* 0: sub sp, sp, #32 */
+	0xf9000bfe,		/* 4: str x30, [sp, #16] */
+	0xd63f0020,		/* 8: blr x1 */
+	0xf9400bfe,		/* c: ldr x30, [sp, #16] */
+	0x910083ff,		/* 10: add sp, sp, #32 */
+	0xd65f03c0,		/* 14: ret */
 };
+
 static const struct sft_jit_fre jit_fres[] = {
 	{ 0, 0, 0 },			/* return address in x30 */
 	{ 4, 32, 0 },			/* after the sub */
@@ -122,7 +136,8 @@ static const struct sft_jit_fre jit_fres[] = {
 	{ 16, 32, 0 },			/* after the ldr */
 	{ 20, 0, 0 },			/* ret */
 };
-static const unsigned char sft_nop[] = { SFT_A64(0xd503201f) };
+
+static const uint32_t sft_nop[] = { 0xd503201f };
 #define SFT_SLED_CFA	0
 #define SFT_ABI		2		/* AArch64, little endian */
 #define SFT_FIXED_RA	0
@@ -132,19 +147,20 @@ static const unsigned char sft_nop[] = { SFT_A64(0xd503201f) };
  * (stp x29, x30, [sp, #-16]!; mov x29, sp), inner calls the leaf given
  * in x1; the return addresses into inner and outer.
  */
-static const unsigned char jit_fp_code[] = {
-	SFT_A64(0xa9bf7bfd),		/* 0: stp x29, x30, [sp, #-16]! */
-	SFT_A64(0x910003fd),		/* 4: mov x29, sp */
-	SFT_A64(0x94000004),		/* 8: bl 0x18 */
-	SFT_A64(0xa8c17bfd),		/* c: ldp x29, x30, [sp], #16 */
-	SFT_A64(0xd65f03c0),		/* 10: ret */
-	SFT_A64(0xd503201f),		/* 14: nop */
-	SFT_A64(0xa9bf7bfd),		/* 18: stp x29, x30, [sp, #-16]! */
-	SFT_A64(0x910003fd),		/* 1c: mov x29, sp */
-	SFT_A64(0xd63f0020),		/* 20: blr x1 */
-	SFT_A64(0xa8c17bfd),		/* 24: ldp x29, x30, [sp], #16 */
-	SFT_A64(0xd65f03c0),		/* 28: ret */
+static const uint32_t jit_fp_code[] = {
+	0xa9bf7bfd,		/* 0: stp x29, x30, [sp, #-16]! */
+	0x910003fd,		/* 4: mov x29, sp */
+	0x94000004,		/* 8: bl 0x18 */
+	0xa8c17bfd,		/* c: ldp x29, x30, [sp], #16 */
+	0xd65f03c0,		/* 10: ret */
+	0xd503201f,		/* 14: nop */
+	0xa9bf7bfd,		/* 18: stp x29, x30, [sp, #-16]! */
+	0x910003fd,		/* 1c: mov x29, sp */
+	0xd63f0020,		/* 20: blr x1 */
+	0xa8c17bfd,		/* 24: ldp x29, x30, [sp], #16 */
+	0xd65f03c0,		/* 28: ret */
 };
+
 #define SFT_JIT_FP_RA_INNER	0x24
 #define SFT_JIT_FP_RA_OUTER	0xc
 
@@ -157,6 +173,9 @@ static const unsigned char jit_fp_code[] = {
 #error "the SFrame kselftests know x86-64 and arm64"
 #endif
 
-#define SFT_JIT_NFRES	(sizeof(jit_fres) / sizeof(jit_fres[0]))
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+#define SFT_JIT_NFRES	ARRAY_SIZE(jit_fres)
 
 #endif

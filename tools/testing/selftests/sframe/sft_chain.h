@@ -108,7 +108,7 @@ SFT_NOINLINE long sft_leaf(long x)
 {
 	long ret;
 
-	SFT_SYSCALL0(ret, SYS_getppid);
+	ret = sft_syscall0(SYS_getppid);
 	return x + (ret > 0);
 }
 
