@@ -204,6 +204,7 @@ vm_level() {
 level_vm-arm64() {
 	local kernel out=$REPO/build/arm64
 	export SFRAME_ARCH=arm64
+	mkdir -p "$out"
 	"$REPO/devtools/root.sh" arm64 || return 1
 	kernel=$("$REPO/devtools/kbuild.sh" debug) || return 1
 	"$REPO/devtools/tests/deep/build.sh" arm64 "$out" >"$out/deep-build.tap" || return 1
