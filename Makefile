@@ -31,6 +31,7 @@ help:
 	@echo "make kunit-cross     KUnit on arm64 and s390 under QEMU (slow, not in 'make test')"
 	@echo "make kernel          build the debug VM kernel  (kernel-perf: the perf flavour)"
 	@echo "make perf            build perf from the patched tree into build/perf/perf"
+	@echo "                     (ARCH=arm64: cross-built into build/perf-arm64/perf)"
 	@echo "make selftests       build the kselftests into build/selftests (run by the vm level)"
 	@echo "make test-vm         the vm level only: kselftests in the debug VM"
 	@echo "make test-vm-arm64   the vm-arm64 level only: KUnit, perf, kselftests in the arm64 VM"
@@ -98,7 +99,7 @@ bench: root
 	$(DEV)/bench.sh
 
 perf: root
-	$(DEV)/perf.sh
+	SFRAME_ARCH=$(ARCH) $(DEV)/perf.sh
 
 demo-defer: root
 	$(DEV)/demo-defer.sh

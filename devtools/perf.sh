@@ -10,16 +10,33 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ "${SFRAME_DIRTY:-0}" = 1 ] || "$REPO/devtools/tree.sh" apply
-out=$(kbuild_dir perf)
-mkdir -p "$out" "$REPO/build/perf"
-msg "building perf from build/linux/tools/perf (out of tree: $out)"
+# SFRAME_ARCH=arm64: cross-built with Debian's multiarch :arm64 libraries
+# (packages-sid.txt), without libdw and libtraceevent, into
+# build/perf-arm64/perf for the arm64 VM.
+arch=${SFRAME_ARCH:-x86_64}
+case $arch in
+x86_64)	name=perf dest=$REPO/build/perf cc=gcc
+	cross=(NO_LIBPYTHON=1) ;;
+arm64)	name=perf-arm64 dest=$REPO/build/perf-arm64 cc=aarch64-linux-gnu-gcc
+	cross=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
+	       PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig
+	       NO_LIBPYTHON=1 NO_LIBDW=1 NO_LIBTRACEEVENT=1 NO_SLANG=1 NO_LIBNUMA=1
+	       NO_LIBCAP=1 NO_CAPSTONE=1 NO_LIBUNWIND=1 NO_LIBCRYPTO=1 NO_LIBLLVM=1
+	       NO_LIBBPF=1 NO_LIBDEBUGINFOD=1 NO_LZMA=1) ;;
+*)	die "no perf build for $arch" ;;
+esac
+out=$(kbuild_dir "$name")
+mkdir -p "$out" "$dest"
+msg "building perf ($arch) from build/linux/tools/perf (out of tree: $out)"
 "$REPO/devtools/chroot.sh" -- make -s -C "$REPO/build/linux/tools/perf" \
-	O="$out" CC="ccache gcc" HOSTCC="ccache gcc" -j"$(nproc)" \
-	NO_LIBPYTHON=1 NO_LIBPERL=1 NO_GTK2=1 NO_LIBBABELTRACE=1 NO_JVMTI=1 \
+	O="$out" CC="ccache $cc" HOSTCC="ccache gcc" -j"$(nproc)" \
+	"${cross[@]}" NO_LIBPERL=1 NO_GTK2=1 NO_LIBBABELTRACE=1 NO_JVMTI=1 \
 	BUILD_BPF_SKEL=0 NO_SHELLCHECK=1 NO_JEVENTS=1 >&2
-"$REPO/devtools/chroot.sh" -- /bin/sh -c \
-	"'$out/perf' version --build-options | grep -q 'dwarf-unwind: *\[ on'" ||
-	die "perf was built without libdw: --call-graph dwarf would not work"
-cp "$out/perf" "$REPO/build/perf/perf.new"
-mv "$REPO/build/perf/perf.new" "$REPO/build/perf/perf"
-echo "$REPO/build/perf/perf"
+if [ "$arch" = x86_64 ]; then
+	"$REPO/devtools/chroot.sh" -- /bin/sh -c \
+		"'$out/perf' version --build-options | grep -q 'dwarf-unwind: *\[ on'" ||
+		die "perf was built without libdw: --call-graph dwarf would not work"
+fi
+cp "$out/perf" "$dest/perf.new"
+mv "$dest/perf.new" "$dest/perf"
+echo "$dest/perf"

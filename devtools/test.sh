@@ -198,7 +198,8 @@ vm_level() {
 }
 
 # --- vm-arm64 ---
-# The arm64 debug kernel in the arm64 VM (TCG, PAC): booted KUnit, Debian's
+# The arm64 debug kernel in the arm64 VM (TCG, PAC): booted KUnit, perf
+# cross-built from the patched tree (its record_sframe.sh test), Debian's
 # perf on the deep program built plain, pac-ret and pac-ret+b-key, and the
 # sframe kselftests cross-built (selftests.sh with SFRAME_ARCH=arm64).
 level_vm-arm64() {
@@ -207,6 +208,7 @@ level_vm-arm64() {
 	mkdir -p "$out"
 	"$REPO/devtools/root.sh" arm64 || return 1
 	kernel=$("$REPO/devtools/kbuild.sh" debug) || return 1
+	"$REPO/devtools/perf.sh" >/dev/null || return 1
 	"$REPO/devtools/tests/deep/build.sh" arm64 "$out" >"$out/deep-build.tap" || return 1
 	"$REPO/devtools/selftests.sh" || return 1
 	vm_level vm-arm64 "$(vm_arm64_key "$kernel")" \
@@ -219,7 +221,9 @@ count_vm-arm64() { count_tap "$1"; }
 vm_arm64_key() {
 	(
 		cd "$REPO" || exit 1
-		sha256sum "$1" devtools/*.sh devtools/tests/*.sh devtools/tests/deep/* \
+		sha256sum "$1" build/perf-arm64/perf \
+			build/linux/tools/perf/tests/shell/record_sframe.sh \
+			devtools/*.sh devtools/tests/*.sh devtools/tests/deep/* \
 			devtools/configs/* build/arm64/deep build/arm64/deep-pac \
 			build/arm64/deep-bkey build/arm64/deep-build.tap \
 			"$(guest_root arm64)/var/lib/dpkg/status"

@@ -5,6 +5,8 @@
 # ran in the arm64 VM, turn what it left in build/vm/ into TAP:
 #   - the booted kernel is the patched 7.2 with the feature's and the
 #     arm64 debug flavour's options, and its KUnit cases passed at boot;
+#   - perf cross-built from the patched tree passes its shell test of
+#     --call-graph sframe (record_sframe.sh);
 #   - the deep program's builds sign return addresses as asked
 #     (build/arm64/deep-build.tap, from devtools/tests/deep/build.sh);
 #   - Debian's perf, --call-graph fp,defer and fp, on each build: exact
@@ -35,6 +37,14 @@ retap() {
 		esac
 	done <"$1"
 }
+log=$out/perf-test.log
+if ! [ -f "$log" ]; then
+	tap FAIL "perf's shell test did not run (no build/perf-arm64/perf?)"
+elif grep -q 'perf record --call-graph sframe *: Ok' "$log"; then
+	tap OK "perf test (perf cross-built from the patched tree): perf record --call-graph sframe ($(grep -m1 'samples in sframe_leaf' "$log"))"
+else
+	tap FAIL "perf test (perf cross-built from the patched tree): perf record --call-graph sframe (build/vm/perf-test.log)"
+fi
 retap "$REPO/build/arm64/deep-build.tap" "the deep program's builds"
 retap "$out/deep.tap" "perf on the deep program"
 
