@@ -12,7 +12,7 @@
 #   - Debian's perf, --call-graph fp,defer and fp, on each build: exact
 #     user chains;
 #   - the kselftests' own TAP (PIE, non-PIE, static, pac-ret, pac-ret+b-key,
-#     discovery).
+#     discovery), and that the AArch32 ones ran rather than skipped.
 # Exits non-zero if any line is "not ok".
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
@@ -51,6 +51,15 @@ retap "$out/deep.tap" "perf on the deep program"
 if [ -s "$out/kselftests.tap" ]; then
 	cat "$out/kselftests.tap"
 	grep -qE '^not ok ' "$out/kselftests.tap" && fail=$((fail + 1))
+	# AArch32 tasks are really run (the root has arm-linux-gnueabihf-gcc,
+	# the kernel CONFIG_COMPAT, QEMU's CPU AArch32 at EL0): not skipped
+	for t in compat_prctl compat_samples; do
+		if grep -qE "^ok [0-9]+ global\.$t\$" "$out/kselftests.tap"; then
+			tap OK "AArch32: $t ran and passed (not skipped)"
+		else
+			tap FAIL "AArch32: $t did not run and pass: $(grep -m1 "global\.$t" "$out/kselftests.tap")"
+		fi
+	done
 else
 	tap FAIL "no kselftest output"
 fi

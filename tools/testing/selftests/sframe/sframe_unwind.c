@@ -1258,11 +1258,41 @@ static void hostile_child(int ready)
 	_exit(3);
 }
 
+/* What cpu_clock_samples() saw */
+struct sample_count {
+	long samples;		/* PERF_RECORD_SAMPLE records */
+	long in_event;		/* with a user chain in the sample */
+	long deferred;		/* with PERF_CONTEXT_USER_DEFERRED instead */
+	long records;		/* PERF_RECORD_CALLCHAIN_DEFERRED records */
+};
+
+/* Count sample record @rec (header, pid and tid, nr, ips) in @c */
+static void count_sample(const __u64 *rec, __u64 words,
+			 struct sample_count *c)
+{
+	__u64 i;
+
+	c->samples++;
+	for (i = 0; words >= 3 && i < rec[2] && 3 + i < words; i++) {
+		if (rec[3 + i] == PERF_CONTEXT_USER_DEFERRED) {
+			c->deferred++;
+			return;
+		}
+		if (rec[3 + i] == PERF_CONTEXT_USER && 4 + i < words &&
+		    i + 1 < rec[2] && rec[4 + i] < PERF_CONTEXT_MAX) {
+			c->in_event++;
+			return;
+		}
+	}
+}
+
 /*
- * Samples of @pid's CPU clock at 1 kHz over @ms milliseconds, with user
- * callchains in the event (perf -g) or deferred (fp,defer); -1 on error
+ * Sample @pid's CPU clock at 1 kHz over @ms milliseconds, with user
+ * callchains in the event (perf -g) or deferred (fp,defer), into @c.
+ * Return the number of samples, or -1 on error.
  */
-static long hostile_samples(pid_t pid, int defer, int ms)
+static long cpu_clock_samples(pid_t pid, int defer, int ms,
+			      struct sample_count *c)
 {
 	struct perf_event_attr attr = {
 		.size = sizeof(attr),
@@ -1277,13 +1307,15 @@ static long hostile_samples(pid_t pid, int defer, int ms)
 		.disabled = 1,
 	};
 	size_t page = getpagesize(), len = (HOSTILE_RB + 1) * page;
+	static __u64 rec[512];
 	struct perf_event_mmap_page *pg;
 	struct timespec t0, t;
-	long n = 0, elapsed;
+	long elapsed;
 	__u64 head, tail;
 	char *data;
 	int fd, stop = 0;
 
+	memset(c, 0, sizeof(*c));
 	fd = syscall(SYS_perf_event_open, &attr, pid, -1, -1, 0);
 	if (fd < 0)
 		return -1;
@@ -1311,14 +1343,28 @@ static long hostile_samples(pid_t pid, int defer, int ms)
 				((char *)&h)[k] = data[(o + k) % pg->data_size];
 			if (h.size < sizeof(h))
 				break;
-			n += h.type == PERF_RECORD_SAMPLE;
 			tail += h.size;
+			if (h.type == PERF_RECORD_CALLCHAIN_DEFERRED)
+				c->records++;
+			if (h.type != PERF_RECORD_SAMPLE)
+				continue;
+			for (k = 0; k < h.size && k < sizeof(rec); k++)
+				((char *)rec)[k] = data[(o + k) % pg->data_size];
+			count_sample(rec, k / 8, c);
 		}
 		__atomic_store_n(&pg->data_tail, head, __ATOMIC_RELEASE);
 	} while (stop < 2);
 	munmap(pg, len);
 	close(fd);
-	return n;
+	return c->samples;
+}
+
+/* Samples of @pid as cpu_clock_samples() takes them; -1 on error */
+static long hostile_samples(pid_t pid, int defer, int ms)
+{
+	struct sample_count c;
+
+	return cpu_clock_samples(pid, defer, ms, &c);
 }
 
 /*
@@ -1361,6 +1407,18 @@ TEST(hostile_section_sampling)
 	ASSERT_TRUE(WIFSIGNALED(status));
 }
 
+/* The path of sframe_compat32, next to this program; 0 if it is there */
+static int compat32_path(char *path, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", path, len - 32);
+
+	if (n <= 0)
+		return -1;
+	path[n] = '\0';
+	strcpy(strrchr(path, '/') + 1, "sframe_compat32");
+	return access(path, X_OK);
+}
+
 /*
  * 32-bit tasks never use SFrame: their registration is refused with
  * EINVAL before its arguments are read (sframe_compat32 passes an
@@ -1369,7 +1427,6 @@ TEST(hostile_section_sampling)
 TEST(compat_prctl)
 {
 	char path[PATH_MAX];
-	ssize_t n;
 	int status;
 	pid_t pid;
 
@@ -1377,12 +1434,8 @@ TEST(compat_prctl)
 			    sizeof(struct prctl_sframe), 0));
 	ASSERT_EQ(EFAULT, errno);
 
-	n = readlink("/proc/self/exe", path, sizeof(path) - 32);
-	ASSERT_LT(0, n);
-	path[n] = '\0';
-	strcpy(strrchr(path, '/') + 1, "sframe_compat32");
-	if (access(path, X_OK))
-		SKIP(return, "no 32-bit test program (built for x86-64 only)");
+	if (compat32_path(path, sizeof(path)))
+		SKIP(return, "no 32-bit test program (no compiler for it)");
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
@@ -1392,9 +1445,58 @@ TEST(compat_prctl)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
 	if (WEXITSTATUS(status) == 254)
-		SKIP(return, "no 32-bit support (CONFIG_IA32_EMULATION)");
+		SKIP(return, "no 32-bit support (CONFIG_IA32_EMULATION, CONFIG_COMPAT)");
 	ASSERT_NE(255, WEXITSTATUS(status)) TH_LOG("cannot run %s", path);
 	EXPECT_EQ(EINVAL, WEXITSTATUS(status));
+}
+
+/*
+ * A 32-bit task sampled with deferred user callchains (fp,defer): arm64's
+ * unwinder cannot walk AArch32, so no deferred request is made and every
+ * sample carries its chain in the event, as without deferral; x86-64
+ * walks ia32 frame pointers at the return to user, as stock 7.2 does.
+ */
+TEST(compat_samples)
+{
+	struct sample_count c;
+	char path[PATH_MAX];
+	int p[2], status;
+	pid_t pid;
+	char x;
+
+	if (compat32_path(path, sizeof(path)))
+		SKIP(return, "no 32-bit test program (no compiler for it)");
+	ASSERT_EQ(0, pipe(p));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		close(p[0]);
+		fcntl(p[1], F_SETFD, FD_CLOEXEC);
+		execl(path, "sframe_compat32", "spin", NULL);
+		_exit(errno == ENOEXEC ? 254 : 255);
+	}
+	close(p[1]);
+	/* EOF when the exec succeeded, or the child exited */
+	ASSERT_EQ(0, read(p[0], &x, 1));
+	close(p[0]);
+	if (waitpid(pid, &status, WNOHANG) == pid)
+		SKIP(return, "cannot run the 32-bit program (status %d)",
+		     WEXITSTATUS(status));
+	usleep(100000);
+	EXPECT_LE(100, cpu_clock_samples(pid, 1, 1000, &c));
+	TH_LOG("%ld samples: %ld with the chain in the event, %ld deferred, %ld deferred records",
+	       c.samples, c.in_event, c.deferred, c.records);
+#if defined(__aarch64__)
+	EXPECT_EQ(c.samples, c.in_event);
+	EXPECT_EQ(0, c.deferred);
+	EXPECT_EQ(0, c.records);
+#else
+	EXPECT_EQ(c.samples, c.deferred);
+	EXPECT_LE(1, c.records);
+#endif
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFSIGNALED(status));
 }
 
 /* Run by procfs_opened_before_exec in the new image */
