@@ -24,6 +24,7 @@ help:
 	@echo "make fuzz [SECONDS=N]  libFuzzer on the SFrame reader (default 60 s)"
 	@echo "make mutants [MUTANTS='NN ...']  plant each bug of devtools/mutants/, check that a test level kills it"
 	@echo "make bench           SFrame vs fp vs dwarf: unwind cost, lookup scaling, perf record (VM)"
+	@echo "                     (ARCH=arm64: unwind cost and lookup scaling in the arm64 VM)"
 	@echo "make bench-walker    ns and instructions per lookup, 10/1000/100000 functions"
 	@echo "make bench-mmap      what SFrame support costs mmap(): perf kernel vs one without the feature"
 	@echo "make demo-defer      Debian's perf --call-graph fp,defer on a no-frame-pointer program"
@@ -96,7 +97,7 @@ demo: root
 	$(DEV)/demo.sh
 
 bench: root
-	$(DEV)/bench.sh
+	SFRAME_ARCH=$(ARCH) $(DEV)/bench.sh
 
 perf: root
 	SFRAME_ARCH=$(ARCH) $(DEV)/perf.sh

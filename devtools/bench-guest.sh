@@ -9,9 +9,14 @@
 # OUT/runs.txt (perf record sframe/fp/dwarf of the demo workload,
 # devtools/demo/record-guest.sh) and OUT/bpf.txt (user stacks for BPF on
 # the same workload, devtools/bpf/bench-guest.sh).
+# BENCH_ARCH=arm64 (the arm64 VM): unwind_bench from build/selftests-arm64,
+# and only the unwinder's parts (unwind.txt, lookup.txt, *-nocache.txt).
 set -euo pipefail
 repo=$1 out=$2
-st=$repo/build/selftests/sframe
+case ${BENCH_ARCH:-x86_64} in
+x86_64) st=$repo/build/selftests/sframe ;;
+*)	st=$repo/build/selftests-$BENCH_ARCH/sframe ;;
+esac
 rc=/sys/module/sframe/parameters/rule_cache
 # (bench.sh boots it with vm_bench: a usable clock, or another boot)
 uname -r >"$out/kernel.txt"
@@ -36,6 +41,7 @@ for cache in 1 0; do
 	done
 done
 [ -w "$rc" ] && echo 1 >"$rc"
+[ "${BENCH_ARCH:-x86_64}" = x86_64 ] || exit 0
 "$repo/devtools/demo/record-guest.sh" "$repo/build/perf/perf" "$repo/build/demo" \
 	"$out" "${BENCH_REPEAT:-5}" >/dev/null
 "$repo/devtools/bench-streams-guest.sh" "$repo" "$out"

@@ -19,27 +19,40 @@
 # callgrind instructions per lookup). Writes build/bench/results.json and
 # build/bench/results.md. SFRAME_VM_QEMU_OPTS= (empty) measures wall time
 # of the emulation instead; then only ratios from one run mean something.
+#
+# SFRAME_ARCH=arm64 (make bench ARCH=arm64): the unwinder's parts only
+# (unwind cost per frame and lookup scaling, with and without the rule
+# cache) in the arm64 VM's perf flavour (configs/arm64-perf.config), same
+# -icount, into build/bench/arm64/.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 need_root "the benchmark (toolchain root, VM)"
 
-out=$REPO/build/bench
+arch=${SFRAME_ARCH:-x86_64}
+case $arch in
+x86_64) out=$REPO/build/bench ;;
+arm64)	out=$REPO/build/bench/arm64 ;;
+*)	die "no benchmark for $arch" ;;
+esac
 mkdir -p "$out"
 # bench.sh --report: only remake results.json/.md from the last run's files
 if [ "${1:-}" != --report ]; then
 [ "${SFRAME_DIRTY:-0}" = 1 ] || "$REPO/devtools/tree.sh" apply
 "$REPO/devtools/kbuild.sh" perf >/dev/null
-"$REPO/devtools/perf.sh" >/dev/null
 "$REPO/devtools/selftests.sh"
-"$REPO/devtools/demo/build.sh" "$REPO/build/demo"
-"$REPO/devtools/bpf/build.sh"
+if [ "$arch" = x86_64 ]; then
+	"$REPO/devtools/perf.sh" >/dev/null
+	"$REPO/devtools/demo/build.sh" "$REPO/build/demo"
+	"$REPO/devtools/bpf/build.sh"
+fi
 
-msg "benchmark in the VM (perf kernel, QEMU -icount shift=0)"
+msg "benchmark in the $arch VM (perf kernel, QEMU -icount shift=0)"
 # Guest time advances with the instructions executed: a guest "ns" is one
 # instruction, and the figures repeat from run to run (see bench-mmap.sh)
 SFRAME_VM_QEMU_OPTS=${SFRAME_VM_QEMU_OPTS--icount shift=0}
 export SFRAME_VM_QEMU_OPTS
-vm_bench perf "$out/vm.log" "$REPO/devtools/bench-guest.sh $REPO $REPO/build/vm" ||
+mkdir -p "$REPO/build/vm"
+vm_bench perf "$out/vm.log" "BENCH_ARCH=$arch $REPO/devtools/bench-guest.sh $REPO $REPO/build/vm" ||
 	{ cat "$out/vm.log" >&2; die "the benchmark failed in the VM"; }
 rm -f "$out"/*-nocache.txt
 rm -f "$out"/stream-*.txt.gz
@@ -51,24 +64,28 @@ done
 kvm=false
 grep -q '==> VM: KVM' "$out/vm.log" && kvm=true
 
-msg "walker outside emulation (bench-walker.sh)"
-"$REPO/devtools/bench-walker.sh" >"$out/walker.md" 2>"$out/walker.log" ||
-	{ cat "$out/walker.log" >&2; die "bench-walker failed"; }
+if [ "$arch" = x86_64 ]; then
+	msg "walker outside emulation (bench-walker.sh)"
+	"$REPO/devtools/bench-walker.sh" >"$out/walker.md" 2>"$out/walker.log" ||
+		{ cat "$out/walker.log" >&2; die "bench-walker failed"; }
+fi
 echo "$kvm" >"$out/kvm.txt"
 echo "${SFRAME_VM_QEMU_OPTS:-}" >"$out/qemu-opts.txt"
 fi
-python3 "$REPO/devtools/rcache-sim.py" "$out"/stream-demo.txt.gz \
-	"$out"/stream-zstd.txt.gz "$out"/stream-lookup.txt.gz >"$out/rcache-sim.md"
 kvm=$(cat "$out/kvm.txt")
-
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
-perf_json=$("$REPO/devtools/demo/table.sh" "$out/runs.txt" json)
-perf_md=$("$REPO/devtools/demo/table.sh" "$out/runs.txt")
+perf_json=null perf_md=
+if [ "$arch" = x86_64 ]; then
+	python3 "$REPO/devtools/rcache-sim.py" "$out"/stream-demo.txt.gz \
+		"$out"/stream-zstd.txt.gz "$out"/stream-lookup.txt.gz >"$out/rcache-sim.md"
+	perf_json=$("$REPO/devtools/demo/table.sh" "$out/runs.txt" json)
+	perf_md=$("$REPO/devtools/demo/table.sh" "$out/runs.txt")
+fi
 icount=false
 grep -q icount "$out/qemu-opts.txt" 2>/dev/null && icount=true
-python3 - "$out" "$(cat "$out/kernel.txt")" "$cpu" "$kvm" "$perf_json" "$icount" <<'PY' >"$out/results.json"
+python3 - "$out" "$(cat "$out/kernel.txt")" "$cpu" "$kvm" "$perf_json" "$icount" "$arch" <<'PY' >"$out/results.json"
 import json, statistics, sys
-out, kernel, cpu, kvm, perf_json, icount = sys.argv[1:7]
+out, kernel, cpu, kvm, perf_json, icount, arch = sys.argv[1:8]
 
 def parse(path):
     """Rows of unwind_bench's output, each with the run it belongs to."""
@@ -97,6 +114,7 @@ def stat(values):
             "spread": (max(values) - min(values)) / m if m else 0.0}
 
 res = {"kernel": kernel, "cpu": cpu, "kvm": kvm == "true",
+       "arch": arch,
        "unit": "guest instructions (QEMU -icount shift=0)" if icount == "true"
                else "ns of emulated time"}
 # Default configuration (with the rule cache), then without it
@@ -172,7 +190,7 @@ PY
 python3 - "$out/results.json" <<'PY' >"$out/results.md"
 import json, sys
 r = json.load(open(sys.argv[1]))
-print(f"kernel {r['kernel']}, host CPU {r['cpu']}, KVM: {r['kvm']}; "
+print(f"{r.get('arch') or 'x86_64'} kernel {r['kernel']}, host CPU {r['cpu']}, KVM: {r['kvm']}; "
       f"unit: {r['unit']}; figures are medians of the runs, with their "
       "spread ((max - min) / median) in brackets\n")
 nc = "_no_rule_cache"
@@ -244,7 +262,7 @@ if b:
           f"deferred BPF / in-event frame pointers {rr('deferred_over_in_event_fp')}, "
           f"in-event SFrame / in-event frame pointers {rr('in_event_over_in_event_fp')}")
 PY
-{
+[ "$arch" = x86_64 ] && {
 	echo
 	echo "perf record of the demo workload at the same sampling period:"
 	echo

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: $0 N.  Print a C module for unwind_bench.c with N functions
+# Usage: $0 N [ARCH].  Print a C module for unwind_bench.c with N functions
 # f0 .. f(N-1), so that the .sframe section of the program has about N
 # more FDEs.  bench_descend(depth, bottom) calls a chain of @depth of
 # them, f0, f(S), f(2S), ... with S = N/16 (at least 1, modulo N): with
@@ -11,17 +11,79 @@
 # Each function is the code and CFI that gcc -O2 -fno-omit-frame-pointer
 # emits for the C in the comment of the output, in a file-scope asm():
 # gcc spends milliseconds on every function, too long for 100000 of them.
+# ARCH (x86_64 by default, or arm64) is the architecture of that code.
 set -eu
 
 n=${1:-}
 case $n in
 ''|*[!0-9]*|0*)
-	echo "usage: $0 N (N >= 1 functions)" >&2
+	echo "usage: $0 N [ARCH] (N >= 1 functions)" >&2
+	exit 2
+	;;
+esac
+case ${2:-x86_64} in
+x86|x86_64) arch=x86_64 ;;
+arm64|aarch64) arch=arm64 ;;
+*)	echo "$0: no function body for ${2}" >&2
 	exit 2
 	;;
 esac
 
-awk -v n="$n" -v prog="${0##*/}" 'BEGIN {
+awk -v n="$n" -v arch="$arch" -v prog="${0##*/}" '
+function x86_64_body() {
+	print "    \"	pushq	%rbp\\n\"					\\"
+	print "    \"	.cfi_def_cfa_offset 16\\n\"				\\"
+	print "    \"	.cfi_offset 6, -16\\n\"					\\"
+	print "    \"	movq	%rsp, %rbp\\n\"					\\"
+	print "    \"	.cfi_def_cfa_register 6\\n\"				\\"
+	print "    \"	cmpl	$1, %edi\\n\"					\\"
+	print "    \"	jg	1f\\n\"						\\"
+	print "    \"	call	*%rsi\\n\"					\\"
+	print "    \"	popq	%rbp\\n\"					\\"
+	print "    \"	.cfi_remember_state\\n\"				\\"
+	print "    \"	.cfi_def_cfa 7, 8\\n\"					\\"
+	print "    \"	addl	$1, %eax\\n\"					\\"
+	print "    \"	ret\\n\"						\\"
+	print "    \"	.p2align 4,,10\\n\"					\\"
+	print "    \"	.p2align 3\\n\"						\\"
+	print "    \"1:\\n\"							\\"
+	print "    \"	.cfi_restore_state\\n\"					\\"
+	print "    \"	subl	$1, %edi\\n\"					\\"
+	print "    \"	call	f\" #j \"\\n\"					\\"
+	print "    \"	popq	%rbp\\n\"					\\"
+	print "    \"	.cfi_def_cfa 7, 8\\n\"					\\"
+	print "    \"	addl	$1, %eax\\n\"					\\"
+	print "    \"	ret\\n\"						\\"
+}
+function arm64_body() {
+	print "    \"	stp	x29, x30, [sp, -16]!\\n\"			\\"
+	print "    \"	.cfi_def_cfa_offset 16\\n\"				\\"
+	print "    \"	.cfi_offset 29, -16\\n\"				\\"
+	print "    \"	.cfi_offset 30, -8\\n\"					\\"
+	print "    \"	mov	x29, sp\\n\"					\\"
+	print "    \"	cmp	w0, 1\\n\"					\\"
+	print "    \"	bgt	1f\\n\"						\\"
+	print "    \"	blr	x1\\n\"						\\"
+	print "    \"	add	w0, w0, 1\\n\"					\\"
+	print "    \"	ldp	x29, x30, [sp], 16\\n\"				\\"
+	print "    \"	.cfi_remember_state\\n\"				\\"
+	print "    \"	.cfi_restore 30\\n\"					\\"
+	print "    \"	.cfi_restore 29\\n\"					\\"
+	print "    \"	.cfi_def_cfa_offset 0\\n\"				\\"
+	print "    \"	ret\\n\"						\\"
+	print "    \"	.p2align 2,,3\\n\"					\\"
+	print "    \"1:\\n\"							\\"
+	print "    \"	.cfi_restore_state\\n\"					\\"
+	print "    \"	sub	w0, w0, #1\\n\"					\\"
+	print "    \"	bl	f\" #j \"\\n\"					\\"
+	print "    \"	ldp	x29, x30, [sp], 16\\n\"				\\"
+	print "    \"	.cfi_restore 30\\n\"					\\"
+	print "    \"	.cfi_restore 29\\n\"					\\"
+	print "    \"	.cfi_def_cfa_offset 0\\n\"				\\"
+	print "    \"	add	w0, w0, 1\\n\"					\\"
+	print "    \"	ret\\n\"						\\"
+}
+BEGIN {
 	s = int(n / 16)
 	if (s < 1)
 		s = 1
@@ -50,29 +112,10 @@ awk -v n="$n" -v prog="${0##*/}" 'BEGIN {
 	print "    \"	.type	f\" #i \", @function\\n\"			\\"
 	print "    \"f\" #i \":\\n\"						\\"
 	print "    \"	.cfi_startproc\\n\"					\\"
-	print "    \"	pushq	%rbp\\n\"					\\"
-	print "    \"	.cfi_def_cfa_offset 16\\n\"				\\"
-	print "    \"	.cfi_offset 6, -16\\n\"					\\"
-	print "    \"	movq	%rsp, %rbp\\n\"					\\"
-	print "    \"	.cfi_def_cfa_register 6\\n\"				\\"
-	print "    \"	cmpl	$1, %edi\\n\"					\\"
-	print "    \"	jg	1f\\n\"						\\"
-	print "    \"	call	*%rsi\\n\"					\\"
-	print "    \"	popq	%rbp\\n\"					\\"
-	print "    \"	.cfi_remember_state\\n\"				\\"
-	print "    \"	.cfi_def_cfa 7, 8\\n\"					\\"
-	print "    \"	addl	$1, %eax\\n\"					\\"
-	print "    \"	ret\\n\"						\\"
-	print "    \"	.p2align 4,,10\\n\"					\\"
-	print "    \"	.p2align 3\\n\"						\\"
-	print "    \"1:\\n\"							\\"
-	print "    \"	.cfi_restore_state\\n\"					\\"
-	print "    \"	subl	$1, %edi\\n\"					\\"
-	print "    \"	call	f\" #j \"\\n\"					\\"
-	print "    \"	popq	%rbp\\n\"					\\"
-	print "    \"	.cfi_def_cfa 7, 8\\n\"					\\"
-	print "    \"	addl	$1, %eax\\n\"					\\"
-	print "    \"	ret\\n\"						\\"
+	if (arch == "arm64")
+		arm64_body()
+	else
+		x86_64_body()
 	print "    \"	.cfi_endproc\\n\"					\\"
 	print "    \"	.size	f\" #i \", .-f\" #i \"\\n\"			\\"
 	print "    \"	.popsection\\n\")"

@@ -8,7 +8,8 @@
  * The program is built with frame pointers and with .sframe.  A module
  * linked with it (bench_descend()) calls bench_bottom() under a chain of
  * frames; bench_bottom() makes ITERATIONS getppid() system calls with the
- * syscall instruction, in our own code, and times them.  The chain ends
+ * system call instruction, in our own code, and times them.  x86-64 and
+ * arm64.  The chain ends
  * at bench_start() for both unwinders: no frames of main() or libc, the
  * same frames either way.  Each call is measured in three modes:
  *
@@ -55,6 +56,7 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 
+#include "sft_arch.h"
 #include "sft_perf.h"
 #include "unwind_bench.h"
 
@@ -115,8 +117,7 @@ static BENCH_NOIPA int bench_bottom(void)
 		if (run.evict)
 			posix_fadvise(run.sf_fd, run.sf_off, run.sf_len,
 				      POSIX_FADV_DONTNEED);
-		asm volatile("syscall" : "=a"(ret) : "0"(SYS_getppid)
-			     : "rcx", "r11", "memory");
+		ret = sft_syscall0(SYS_getppid);
 		/* Consume the records: the buffer never fills */
 		__atomic_store_n(&pg->data_tail,
 				 __atomic_load_n(&pg->data_head,
@@ -134,11 +135,12 @@ static BENCH_NOIPA int bench_call(long depth)
 
 /*
  * bench_start(fn, arg) calls fn(arg) as the outermost frame of the
- * chain, as _start is: with no frame pointer (rbp = 0) and, for SFrame,
- * an undefined return address.  Both unwinders end the chain here, on
- * the same frame, whatever the frames of main() and libc below are.
+ * chain, as _start is: with no frame pointer (0) and, for SFrame, an
+ * undefined return address.  Both unwinders end the chain here, on the
+ * same frame, whatever the frames of main() and libc below are.
  */
 int bench_start(int (*fn)(long), long arg);
+#if defined(__x86_64__)
 asm("	.pushsection .text\n"
 	"	.p2align 4\n"
 	"	.type	bench_start, @function\n"
@@ -157,6 +159,28 @@ asm("	.pushsection .text\n"
 	"	.cfi_endproc\n"
 	"	.size	bench_start, .-bench_start\n"
 	"	.popsection\n");
+#elif defined(__aarch64__)
+asm("	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.type	bench_start, %function\n"
+	"bench_start:\n"
+	"	.cfi_startproc\n"
+	"	.cfi_undefined x30\n"
+	"	stp	x29, x30, [sp, -16]!\n"
+	"	.cfi_adjust_cfa_offset 16\n"
+	"	mov	x29, xzr\n"
+	"	mov	x2, x0\n"
+	"	mov	x0, x1\n"
+	"	blr	x2\n"
+	"	ldp	x29, x30, [sp], 16\n"
+	"	.cfi_adjust_cfa_offset -16\n"
+	"	ret\n"
+	"	.cfi_endproc\n"
+	"	.size	bench_start, .-bench_start\n"
+	"	.popsection\n");
+#else
+#error "unwind_bench: no bench_start() for this architecture"
+#endif
 
 /* ---- kernel.sframe_unwind, restored at exit ---- */
 
