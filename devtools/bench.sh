@@ -298,4 +298,4 @@ PY
 	cat "$out/rcache-sim.md"
 } >>"$out/results.md"
 cat "$out/results.md"
-msg "wrote build/bench/results.json and build/bench/results.md"
+msg "wrote ${out#"$REPO"/}/results.json and ${out#"$REPO"/}/results.md"

@@ -701,6 +701,45 @@ TEST(signal_altstack)
 	munmap(ss.ss_sp, size);
 }
 
+/*
+ * A signal that interrupts a leaf: sig_leaf() makes its system call
+ * inline and calls nothing, so it has no frame of its own and its return
+ * address is still where the call left it (in LR on arm64, at the stack
+ * pointer on x86-64).  The unwinder must take it from the registers the
+ * signal frame saved, not from a frame record.
+ */
+static long sig_pid;
+
+SFT_NOINLINE long sig_leaf(long x)
+{
+	return x + sft_syscall2(SYS_kill, sig_pid, SIGUSR1);
+}
+
+SFT_NOINLINE long sig_leaf_f2(long x)
+{
+	return sig_leaf(x) + 1;
+}
+
+SFT_NOINLINE long sig_leaf_f1(long x)
+{
+	return sig_leaf_f2(x) + 1;
+}
+
+TEST(signal_frameless_leaf)
+{
+	static const char * const exp[] = {
+		"sft_leaf", "f3", "sample", "sig_handler", "*", "sig_leaf",
+		"sig_leaf_f2", "sig_leaf_f1", NULL };
+
+	sig_pid = getpid();
+	ASSERT_NE(SIG_ERR, signal(SIGUSR1, sig_handler));
+	memset(&sig_chain, 0, sizeof(sig_chain));
+	sig_ret = -1;
+	sig_leaf_f1(1);
+	ASSERT_EQ(0, sig_ret);
+	ASSERT_EQ(0, chain_check(_metadata, &sig_chain, exp, true));
+}
+
 /* ---- the vDSO ---- */
 
 #ifndef SFT_STATIC	/* the vDSO is found with dlopen() */
