@@ -29,8 +29,10 @@
 #include <linux/sched.h>
 #include <linux/sframe.h>
 #include <linux/slab.h>
+#include <linux/unwind_user.h>
 #include <linux/wait_bit.h>
 
+#include "sframe_format.h"
 #include "sframe_registry.h"
 
 #include <trace/events/sframe.h>
@@ -438,16 +440,26 @@ unlock:
  * @sec:	the section, with its ranges filled in
  * @reason:	why it is corrupt, on -EBADMSG
  *
- * Its header, and with CONFIG_UNWIND_USER_SFRAME_DEBUG every FDE and FRE.
+ * Its header, that it is for the ABI of this architecture
+ * (UNWIND_USER_SFRAME_ABI: the rules of another one would be misread), and
+ * with CONFIG_UNWIND_USER_SFRAME_DEBUG every FDE and FRE.
  *
  * Context: Process context, may sleep.
- * Return: as sframe_section_init() and sframe_validate().
+ * Return: as sframe_section_init() and sframe_validate(); -EBADMSG with
+ * SFRAME_R_OTHER_ABI for another architecture's section.
  */
 int sframe_check(struct sframe_section *sec, enum sframe_reason *reason)
 {
 	int ret;
 
 	ret = sframe_section_init(sec, reason);
+#ifdef UNWIND_USER_SFRAME_ABI
+	if (!ret && sec->abi != UNWIND_USER_SFRAME_ABI) {
+		if (reason)
+			*reason = SFRAME_R_OTHER_ABI;
+		ret = -EBADMSG;
+	}
+#endif
 	if (!ret && IS_ENABLED(CONFIG_UNWIND_USER_SFRAME_DEBUG))
 		ret = sframe_validate(sec, reason);
 	return ret;

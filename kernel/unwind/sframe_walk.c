@@ -106,6 +106,7 @@ static const char * const sframe_reasons[SFRAME_NR_REASONS] = {
 	[SFRAME_R_BAD_OFFSET]		= "offset out of range",
 	[SFRAME_R_FRE_COUNT]		= "FRE count mismatch",
 	[SFRAME_R_FRE_LIMIT]		= "too many FREs in a function",
+	[SFRAME_R_OTHER_ABI]		= "ABI of another architecture",
 };
 
 /**

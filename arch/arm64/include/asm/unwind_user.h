@@ -52,6 +52,12 @@ static inline unsigned long unwind_user_fp_ra(struct unwind_user_state *state,
 #define UNWIND_USER_SFRAME_FP_REG	29
 #define UNWIND_USER_SFRAME_SP_REG	31
 #define UNWIND_USER_SFRAME_RA_REG	30
+/* The abi_arch of the sections of A64 code (sframe_format.h) */
+#ifdef CONFIG_CPU_BIG_ENDIAN
+#define UNWIND_USER_SFRAME_ABI		SFRAME_ABI_AARCH64_ENDIAN_BIG
+#else
+#define UNWIND_USER_SFRAME_ABI		SFRAME_ABI_AARCH64_ENDIAN_LITTLE
+#endif
 
 /*
  * Stripped whether or not the rule says the address is signed: stripping

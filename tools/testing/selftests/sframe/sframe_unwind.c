@@ -828,7 +828,7 @@ TEST(registration_api)
 {
 	size_t page = getpagesize(), len;
 	struct prctl_sframe a = {}, b, c;
-	unsigned char *text, *sec;
+	unsigned char *text, *sec, abi;
 	char line[256], *trace;
 	struct chain ch;
 	void *moved;
@@ -867,6 +867,14 @@ TEST(registration_api)
 	sec[0] ^= 0xff;			/* bad magic */
 	EXPECT_EQ(EINVAL, sframe_prctl(PR_SFRAME_REGISTER, &a, sizeof(a)));
 	sec[0] ^= 0xff;
+	/*
+	 * A valid section of another architecture: s390x (abi_arch 4),
+	 * whose header needs nothing the native sections lack
+	 */
+	abi = sec[4];
+	sec[4] = 4;
+	EXPECT_EQ(EINVAL, sframe_prctl(PR_SFRAME_REGISTER, &a, sizeof(a)));
+	sec[4] = abi;
 
 	/*
 	 * An unwind through the code before it is registered notes it as
