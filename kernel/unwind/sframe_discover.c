@@ -37,6 +37,10 @@
 
 #include <trace/events/sframe.h>
 
+#ifndef UNWIND_USER_SFRAME_ABI
+#error "<asm/unwind_user.h> must define UNWIND_USER_SFRAME_ABI"
+#endif
+
 /* At most this many program headers are read from a file */
 #define SFRAME_MAX_PHNUM	128
 
@@ -453,13 +457,11 @@ int sframe_check(struct sframe_section *sec, enum sframe_reason *reason)
 	int ret;
 
 	ret = sframe_section_init(sec, reason);
-#ifdef UNWIND_USER_SFRAME_ABI
 	if (!ret && sec->abi != UNWIND_USER_SFRAME_ABI) {
 		if (reason)
 			*reason = SFRAME_R_OTHER_ABI;
 		ret = -EBADMSG;
 	}
-#endif
 	if (!ret && IS_ENABLED(CONFIG_UNWIND_USER_SFRAME_DEBUG))
 		ret = sframe_validate(sec, reason);
 	return ret;

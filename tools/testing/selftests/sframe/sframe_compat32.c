@@ -24,11 +24,14 @@
 
 #if defined(__i386)
 /* start(sp): sp points to argc, argv[] follows */
-asm("	.globl	_start\n"
+asm("	.pushsection .text\n"
+	"	.globl	_start\n"
+	"	.type	_start, @function\n"
 	"_start:\n"
 	"	pushl	%esp\n"
 	"	call	start\n"
-	"	hlt\n");
+	"	hlt\n"
+	"	.popsection\n");
 
 static long sys5(long nr, long a1, long a2, long a3, long a4, long a5)
 {
@@ -41,11 +44,14 @@ static long sys5(long nr, long a1, long a2, long a3, long a4, long a5)
 	return ret;
 }
 #elif defined(__arm__)
-asm("	.globl	_start\n"
+asm("	.pushsection .text\n"
+	"	.globl	_start\n"
+	"	.type	_start, %function\n"
 	"_start:\n"
 	"	mov	r0, sp\n"
 	"	bl	start\n"
-	"	udf	#0\n");
+	"	udf	#0\n"
+	"	.popsection\n");
 
 static long sys5(long nr, long a1, long a2, long a3, long a4, long a5)
 {

@@ -92,6 +92,20 @@ static const unsigned char jit_fp_code[] = {
  * A frame record (%rbp) is at the top of its frame: a frame-pointer step
  * gives the caller's stack pointer, and SFrame can take over again
  */
+/*
+ * sft_restorer: a signal restorer of the test's own (SA_RESTORER), the
+ * rt_sigreturn system call as libc's __restore_rt makes it
+ */
+#define SFT_RESTORER_ASM					\
+	"	.pushsection .text\n"				\
+	"	.p2align 4\n"					\
+	"	.type	sft_restorer, @function\n"		\
+	"sft_restorer:\n"					\
+	"	movq	$15, %rax\n"				\
+	"	syscall\n"					\
+	"	.size	sft_restorer, .-sft_restorer\n"	\
+	"	.popsection\n"
+
 #define SFT_FP_SP_EXACT		1
 
 #elif defined(__aarch64__)
@@ -167,11 +181,28 @@ static const uint32_t jit_fp_code[] = {
 #define SFT_R_JUMP_SLOT		R_AARCH64_JUMP_SLOT
 
 /* A frame record may be anywhere in its frame (UNWIND_USER_FP_EXACT_SP) */
+/*
+ * sft_restorer: a signal restorer of the test's own (SA_RESTORER), the
+ * two instructions of the vDSO's __kernel_rt_sigreturn
+ */
+#define SFT_RESTORER_ASM					\
+	"	.pushsection .text\n"				\
+	"	.p2align 2\n"					\
+	"	.type	sft_restorer, %function\n"		\
+	"sft_restorer:\n"					\
+	"	mov	x8, #139\n"				\
+	"	svc	#0\n"					\
+	"	.size	sft_restorer, .-sft_restorer\n"	\
+	"	.popsection\n"
+
 #define SFT_FP_SP_EXACT		0
 
 #else
 #error "the SFrame kselftests know x86-64 and arm64"
 #endif
+
+/* Defined where a test puts SFT_RESTORER_ASM */
+void sft_restorer(void);
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
