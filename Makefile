@@ -6,6 +6,9 @@
 
 SHELL := /bin/bash
 DEV := devtools
+# ARCH=arm64 (or aarch64) on the command line, else SFRAME_ARCH from the
+# environment, else x86_64: the architecture of vm, perf and bench
+SFRAME_ARCH_ := $(patsubst aarch64,arm64,$(patsubst x86,x86_64,$(or $(ARCH),$(SFRAME_ARCH))))
 export SFRAME_CACHE ?= /var/cache/sframe-unwind
 
 .PHONY: help root tree patches patches-bisect kernel kernel-perf kunit \
@@ -79,7 +82,7 @@ kunit-cross: root
 
 vm: root
 	@[ -n "$(CMD)" ] || { echo "usage: make vm [ARCH=arm64] CMD='command'"; exit 2; }
-	SFRAME_ARCH=$(ARCH) $(DEV)/vm.sh "$$CMD"
+	SFRAME_ARCH=$(SFRAME_ARCH_) $(DEV)/vm.sh "$$CMD"
 
 test: root
 	$(DEV)/test.sh
@@ -97,10 +100,10 @@ demo: root
 	$(DEV)/demo.sh
 
 bench: root
-	SFRAME_ARCH=$(ARCH) $(DEV)/bench.sh
+	SFRAME_ARCH=$(SFRAME_ARCH_) $(DEV)/bench.sh
 
 perf: root
-	SFRAME_ARCH=$(ARCH) $(DEV)/perf.sh
+	SFRAME_ARCH=$(SFRAME_ARCH_) $(DEV)/perf.sh
 
 demo-defer: root
 	$(DEV)/demo-defer.sh

@@ -32,12 +32,14 @@ vm_tsc_append() {
 # jiffies clocksource, in which case it boots again (up to 3 times).
 # The VM's messages go to LOG; returns CMD's status.
 vm_bench() {
-	local flavour=$1 log=$2 cmd=$3 try rc
+	local flavour=$1 log=$2 cmd=$3 try rc tsc=
+	# (the TSC options are x86's)
+	[ "${SFRAME_ARCH:-x86_64}" != x86_64 ] || tsc=$(vm_tsc_append)
 	# shellcheck disable=SC2016 # expanded in the guest
 	local check='case $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource) in *jiffies*) echo "clocksource: jiffies" >&2; exit 3 ;; esac'
 	for try in 1 2 3; do
 		rc=0
-		SFRAME_VM_APPEND="$(vm_tsc_append) ${SFRAME_VM_APPEND:-}" SFRAME_VM_QUIET=1 \
+		SFRAME_VM_APPEND="$tsc ${SFRAME_VM_APPEND:-}" SFRAME_VM_QUIET=1 \
 			"$REPO/devtools/vm.sh" "--$flavour" "$check; $cmd" 2>"$log" || rc=$?
 		[ "$rc" = 3 ] || return "$rc"
 		warn "the guest had no usable clock (TSC calibration failed under TCG), booting again"
