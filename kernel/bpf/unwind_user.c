@@ -59,12 +59,32 @@ static void bpf_unwind_user_output(struct bpf_map *map,
 }
 
 /*
+ * bpf_unwind_user_ok - Whether the request in slot @i gets the stack
+ *
+ * Not if the task exits (@deliver false), nor for a request made before
+ * an exec in this entry: the stack it wanted is gone.
+ */
+static bool bpf_unwind_user_ok(struct bpf_unwind_user_pending *p, int i,
+			       bool deliver)
+{
+	return deliver && READ_ONCE(p->exec_id[i]) == current->self_exec_id;
+}
+
+/*
  * bpf_unwind_user_callback - Deliver the unwound stack to the ring buffers
  *
  * Called once per kernel entry in which a request was made, with the
  * stack unwound at the return to user space.  A task that exits gets
  * here from do_exit(): it delivers nothing.  Neither does a request made
  * before an exec(): the stack it wanted is gone.
+ *
+ * A request that interrupts the delivery (from an interrupt, or from a
+ * program on a function the delivery calls) finds its ring buffer marked
+ * delivered as soon as @cookie is published: every full slot is marked
+ * before, and a request that fills a slot marks it itself (the marking
+ * never clears a mark once it has begun to set them).  A request only
+ * fills empty slots and only empties its own, so a slot still holds its
+ * map when we empty it.
  *
  * Context: Task context, may sleep.
  */
@@ -74,26 +94,24 @@ static void bpf_unwind_user_callback(struct unwind_work *work,
 {
 	struct bpf_unwind_user_pending *p = &current->unwind_info.bpf;
 	bool deliver = !(current->flags & PF_EXITING);
+	struct bpf_map *map;
 	int i;
 
-	/* What a request that interrupts this loop finds delivered */
 	for (i = 0; i < BPF_UNWIND_USER_MAPS; i++)
 		WRITE_ONCE(p->done_id[i], 0);
+	for (i = 0; i < BPF_UNWIND_USER_MAPS; i++) {
+		map = READ_ONCE(p->map[i]);
+		if (map && bpf_unwind_user_ok(p, i, deliver))
+			WRITE_ONCE(p->done_id[i], map->id);
+	}
 	WRITE_ONCE(p->done_cookie, cookie);
 	for (i = 0; i < BPF_UNWIND_USER_MAPS; i++) {
-		/*
-		 * A request that interrupts us only fills empty slots and
-		 * only empties its own, so the slot still holds @map when
-		 * we empty it; it finds @map marked done before that.
-		 */
-		struct bpf_map *map = READ_ONCE(p->map[i]);
 		bool ok;
 
+		map = READ_ONCE(p->map[i]);
 		if (!map)
 			continue;
-		ok = deliver && READ_ONCE(p->exec_id[i]) == current->self_exec_id;
-		if (ok)
-			WRITE_ONCE(p->done_id[i], map->id);
+		ok = bpf_unwind_user_ok(p, i, deliver);
 		WRITE_ONCE(p->map[i], NULL);
 		if (ok)
 			bpf_unwind_user_output(map, trace, cookie);
@@ -218,8 +236,7 @@ __bpf_kfunc_start_defs();
  *         BPF_UNWIND_USER_MAPS other ring buffers in this entry; -EBUSY
  *         if the stack of this entry was already delivered, to other ring
  *         buffers only, or @map__map has a request from before an exec in
- *         this entry (rarely also for a request in an interrupt of the
- *         delivery itself, whose record is then written all the same);
+ *         this entry;
  *         -EOPNOTSUPP if deferred unwinding is unavailable, or in NMI
  *         context on an architecture without NMI-safe cmpxchg(); another
  *         negative error code if the unwind could not be scheduled.
@@ -258,10 +275,11 @@ __bpf_kfunc int bpf_unwind_user_deferred(void *map__map, u64 flags__k,
 	 * 1: the callback is pending, or it already ran (or is running under
 	 * us: this request interrupted it) in this entry and will not run
 	 * again, although deferred.c may be pending again for another user.
-	 * The callback sets done_cookie before it takes any slot.  If it
-	 * took ours, it delivers; if it delivered to @map before, the record
-	 * with this cookie is there; otherwise this entry's stack is gone.
-	 * A slot of @map that we did not claim (-EEXIST) is another
+	 * Before it publishes done_cookie, the callback marks the map of
+	 * every slot it delivers to.  If it took our slot, it delivers; if
+	 * @map is marked, the record with this cookie is there or about to
+	 * be; otherwise this entry's stack is gone for @map.  A slot of @map
+	 * that we did not claim (-EEXIST) and that is not marked is another
 	 * request's, which we interrupted and which answers for itself.
 	 */
 	if (ret == 1 && READ_ONCE(p->done_cookie) == *cookie) {
@@ -272,6 +290,14 @@ __bpf_kfunc int bpf_unwind_user_deferred(void *map__map, u64 flags__k,
 		*cookie = 0;
 		return -EBUSY;
 	}
+	/*
+	 * The slot is ours until the callback takes it: mark it, for a
+	 * request that interrupts the callback after it marked the slots
+	 * and before it reaches ours.  No request of this entry reads the
+	 * mark before the callback publishes the cookie.
+	 */
+	if (slot >= 0)
+		WRITE_ONCE(p->done_id[slot], map->id);
 	return 0;
 }
 

@@ -163,7 +163,15 @@ static struct sft *sft_open(struct __test_metadata *_metadata)
 
 	if (!s)
 		return NULL;
-	s->skel = unwind_user__open_and_load();
+	s->skel = unwind_user__open();
+	if (s->skel) {
+		/* Attached by request_during_delivery only */
+		bpf_program__set_autoattach(s->skel->progs.fentry_map_put, false);
+		if (unwind_user__load(s->skel)) {
+			unwind_user__destroy(s->skel);
+			s->skel = NULL;
+		}
+	}
 	if (!s->skel) {
 		TH_LOG("loading the programs failed: %s", strerror(errno));
 		free(s);
@@ -337,6 +345,7 @@ static const char * const prog_name[] = {
 	[SFT_PROG_UPROBE] = "uprobe", [SFT_PROG_PERF] = "perf_event",
 	[SFT_PROG_EXIT] = "exit_group", [SFT_PROG_EXEC] = "execve",
 	[SFT_PROG_LATE] = "late", [SFT_PROG_EXEC_AFTER] = "after exec",
+	[SFT_PROG_DURING] = "during delivery",
 };
 
 /* The programs on getppid() */
@@ -611,6 +620,54 @@ TEST(late_request)
 	for (i = 0; i < s->nrec; i++)
 		ASSERT_EQ(MAP_STACKS, s->rec[i].map);
 	close(fd);
+	sft_close(s);
+}
+
+/*
+ * Requests in the delivery itself, between the records of two ring
+ * buffers (fentry on bpf_map_put(), which the delivery calls after each
+ * record): stacks, already written, and stacks2, still to come, get 0
+ * and the entry's cookie, and each ring buffer gets its record once.
+ */
+TEST(request_during_delivery)
+{
+	struct sft *s = sft_open(_metadata);
+	struct sft_event *e;
+	struct rec *r;
+	int i, during = 0;
+	__u64 cookie;
+
+	ASSERT_NE(NULL, s);
+	s->skel->links.fentry_map_put =
+		bpf_program__attach(s->skel->progs.fentry_map_put);
+	ASSERT_NE(NULL, s->skel->links.fentry_map_put);
+	sft_set(s, (1u << SFT_PROG_TP) | (1u << SFT_PROG_DURING),
+		SFT_DEFER_TWO_MAPS);
+	run(f1, 1);
+	sft_set(s, 0, SFT_DEFER_NONE);
+	sft_drain(s);
+	e = event_of(s, SFT_PROG_TP);
+	ASSERT_NE(NULL, e);
+	cookie = e->cookie[0];
+	ASSERT_NE(0, cookie);
+	for (i = 0; i < s->nev; i++) {
+		e = &s->ev[i];
+		if (e->prog != SFT_PROG_DURING)
+			continue;
+		TH_LOG("request %d in the delivery: stacks %lld, stacks2 %lld",
+		       during, (long long)e->ret[0], (long long)e->ret[1]);
+		ASSERT_EQ(0, e->ret[0]);
+		ASSERT_EQ(0, e->ret[1]);
+		ASSERT_EQ(cookie, e->cookie[0]);
+		ASSERT_EQ(cookie, e->cookie[1]);
+		during++;
+	}
+	ASSERT_EQ(2, during);
+	ASSERT_EQ(2, s->nrec);
+	ASSERT_EQ(1, recs_of(s, MAP_STACKS, cookie, &r));
+	ASSERT_EQ(0, chain_check(_metadata, r->ips, r->r.nr, exp_f1, true));
+	ASSERT_EQ(1, recs_of(s, MAP_STACKS2, cookie, &r));
+	ASSERT_EQ(0, chain_check(_metadata, r->ips, r->r.nr, exp_f1, true));
 	sft_close(s);
 }
 

@@ -177,8 +177,36 @@ int tp_process_exec(void *ctx)
 	return sample(ctx, SFT_PROG_EXEC_AFTER, false);
 }
 
+struct bpf_map;
 struct unwind_work;
 struct unwind_stacktrace;
+
+/*
+ * Requests for stacks and stacks2 from a program on the delivery, @prog
+ * with the cookie it was given (0 if none)
+ */
+static __always_inline int request_both(__u32 prog, __u64 cookie)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = id >> 32;
+	struct sft_event *e;
+
+	if (!(progs_on & (1u << prog)) || !bpf_map_lookup_elem(&tgids, &tgid))
+		return 0;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e)
+		return 0;
+	__builtin_memset(e, 0, sizeof(*e));
+	e->prog = prog;
+	e->tid = (__u32)id;
+	if (late_print)
+		bpf_printk("sframe_bpf: late request");
+	e->ret[0] = bpf_unwind_user_deferred(&stacks, 0, &e->cookie[0]);
+	e->ret[1] = bpf_unwind_user_deferred(&stacks2, 0, &e->cookie[1]);
+	e->cookie[2] = cookie;
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
 
 /*
  * Late requests, after the stack of the entry was delivered, still in
@@ -191,24 +219,19 @@ SEC("fexit/bpf_unwind_user_callback")
 int BPF_PROG(fexit_callback, struct unwind_work *work,
 	     struct unwind_stacktrace *trace, __u64 cookie)
 {
-	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tgid = id >> 32;
-	struct sft_event *e;
+	return request_both(SFT_PROG_LATE, cookie);
+}
 
-	if (!(progs_on & (1u << SFT_PROG_LATE)) ||
-	    !bpf_map_lookup_elem(&tgids, &tgid))
-		return 0;
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	if (!e)
-		return 0;
-	__builtin_memset(e, 0, sizeof(*e));
-	e->prog = SFT_PROG_LATE;
-	e->tid = (__u32)id;
-	if (late_print)
-		bpf_printk("sframe_bpf: late request");
-	e->ret[0] = bpf_unwind_user_deferred(&stacks, 0, &e->cookie[0]);
-	e->ret[1] = bpf_unwind_user_deferred(&stacks2, 0, &e->cookie[1]);
-	e->cookie[2] = cookie;
-	bpf_ringbuf_submit(e, 0);
-	return 0;
+/*
+ * Requests in the delivery itself: it drops its reference to each ring
+ * buffer after writing that ring buffer's record, so these come between
+ * two ring buffers' records.  The kfunc's own bpf_map_put(), when it
+ * gives a slot back, does not run this program again: the trampoline
+ * does not recurse into a program that is running.  Attached by the
+ * test that wants it only (bpf_map_put() is everywhere).
+ */
+SEC("fentry/bpf_map_put")
+int BPF_PROG(fentry_map_put, struct bpf_map *map)
+{
+	return request_both(SFT_PROG_DURING, 0);
 }
