@@ -1,20 +1,23 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# guest.sh OUT: in the debug VM, profile sframe_bpf_deep (the deep
+# guest.sh OUT [PART]: in the debug VM, profile sframe_bpf_deep (the deep
 # no-frame-pointer chain of the sframe_bpf kselftests) with BPF clients:
 # sframe-profile deferred, in the event and folded; Debian's bpftrace
 # (ustack in a map); the libbpf tools' profile (bpf_get_stackid() with a
 # stack map).  Output in OUT/bpf-*.txt, checked on the host by
-# devtools/bpf/deep-check.sh (devtools/tests/vm-check.sh).
+# devtools/bpf/deep-check.sh (devtools/tests/vm-check.sh). PART is
+# sframe-profile, others (bpftrace and profile-libbpf) or all (default):
+# the vm level runs the two parts in different tracks.
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-out=${1:?usage: guest.sh OUT}
+out=${1:?usage: guest.sh OUT [sframe-profile|others|all]}
+part=${2:-all}
 deep=$repo/build/selftests/sframe_bpf/sframe_bpf_deep
 prof=$repo/build/bpf/sframe-profile
 secs=3
 
 [ -x "$deep" ] || { echo "no $deep" >&2; exit 1; }
-if [ -x "$prof" ]; then
+if [ "$part" != others ] && [ -x "$prof" ]; then
 	"$prof" --deferred -F 1000 -- "$deep" $secs >"$out/bpf-deferred.txt" 2>"$out/bpf-deferred.err"
 	"$prof" --in-event -F 1000 -- "$deep" $secs >"$out/bpf-in-event.txt" 2>"$out/bpf-in-event.err"
 	"$prof" --deferred --folded -F 1000 -- "$deep" $secs >"$out/bpf-folded.txt" 2>"$out/bpf-folded.err"
@@ -24,6 +27,7 @@ fi
 # lingers (sleeps) after it spins until they have printed.  They start
 # slowly under TCG (bpftrace compiles its script with LLVM): the program
 # starts once they have attached.
+[ "$part" = sframe-profile ] && exit 0
 if command -v bpftrace >/dev/null; then
 	bpftrace -e 'profile:hz:999 /comm == "sframe_bpf_deep"/ { @[ustack] = count(); }' \
 		>"$out/bpf-bpftrace.txt" 2>&1 &

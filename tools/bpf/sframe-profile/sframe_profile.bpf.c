@@ -21,6 +21,14 @@ extern int bpf_unwind_user_deferred(void *map, __u64 flags,
 __u32 target_tgid;
 bool deferred;
 
+/*
+ * Set when the profiled process has exec'd the command: before that it
+ * runs sframe-profile's own child code, as perf's enable_on_exec leaves
+ * out.  A deferred request made before the exec would also spoil the
+ * ones after it in the same execve(): the kernel gives them -EBUSY.
+ */
+bool target_execd;
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 8 << 20);
@@ -40,7 +48,7 @@ int on_sample(struct bpf_perf_event_data *ctx)
 	__u64 id = bpf_get_current_pid_tgid();
 	struct sp_sample *s;
 
-	if (id >> 32 != target_tgid)
+	if (id >> 32 != target_tgid || !target_execd)
 		return 0;
 	s = bpf_ringbuf_reserve(&samples, sizeof(*s), 0);
 	if (!s) {
@@ -64,5 +72,13 @@ int on_sample(struct bpf_perf_event_data *ctx)
 				       BPF_F_USER_STACK);
 	}
 	bpf_ringbuf_submit(s, 0);
+	return 0;
+}
+
+SEC("tp/sched/sched_process_exec")
+int on_exec(void *ctx)
+{
+	if (bpf_get_current_pid_tgid() >> 32 == target_tgid)
+		target_execd = true;
 	return 0;
 }

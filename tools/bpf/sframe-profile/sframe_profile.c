@@ -43,10 +43,10 @@ struct sp_record {
 static const char usage[] =
 "Usage: sframe-profile [--deferred|--in-event] [-F HZ] [--folded] -- CMD [ARGS...]\n"
 "\n"
-"Run CMD and sample it (all its threads) on cpu-clock at HZ samples per\n"
-"second (default 999) with a BPF program.  When CMD exits, print each\n"
-"sample as a block of lines, innermost frame first, a blank line between\n"
-"samples, as `perf script -F ip,sym,dso` does:\n"
+"Run CMD and sample it (all its threads, from its exec on) on cpu-clock\n"
+"at HZ samples per second (default 999) with a BPF program.  When CMD\n"
+"exits, print each sample as a block of lines, innermost frame first, a\n"
+"blank line between samples, as `perf script -F ip,sym,dso` does:\n"
 "\n"
 "\t<hex ip> <symbol>+<hex offset> (<object path>)\n"
 "\n"
@@ -488,6 +488,10 @@ int main(int argc, char **argv)
 		die("ring buffers: %s", strerror(errno));
 	if (!open_sampler(skel, hz, &links))
 		die("no CPU to sample on");
+	/* Samples count from the exec on */
+	skel->links.on_exec = bpf_program__attach(skel->progs.on_exec);
+	if (!skel->links.on_exec)
+		die("attaching to sched_process_exec: %s", strerror(errno));
 	ksyms_load();
 
 	if (write(go[1], &ch, 1) != 1)
