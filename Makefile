@@ -48,10 +48,13 @@ help:
 	@echo "make clean           remove build/ (keeps the cache in \$$SFRAME_CACHE)"
 	@echo "make distclean       also remove the cache: $(SFRAME_CACHE)"
 
+# The sid root first (it may install debootstrap on the host, and the
+# arm64 root's maintainer scripts run under its qemu-user); then the
+# other two side by side: mostly downloads and dpkg, one core each.
 root:
 	$(DEV)/root.sh sid
-	$(DEV)/root.sh trixie
-	$(DEV)/root.sh arm64
+	$(DEV)/root.sh trixie & t=$$!; $(DEV)/root.sh arm64; a=$$?; \
+		wait $$t && exit $$a
 
 tree: root
 	$(DEV)/tree.sh apply

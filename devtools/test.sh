@@ -87,17 +87,26 @@ count_machinery() { count_tap "$1"; }
 # upstream file the series patches, from build/linux: brought up to date
 # first.
 level_harness() {
-	local rc=0
+	local rc=0 key
+	key=$(source_key)
+	cached_result harness "$key" && return 0
 	"$REPO/devtools/tree.sh" apply || rc=1
-	in_root make -C "$REPO/tools/testing/sframe" run KSRC="$REPO/build/linux" || rc=1
+	in_root make -j"$(nproc)" -C "$REPO/tools/testing/sframe" run KSRC="$REPO/build/linux" || rc=1
 	"$REPO/devtools/fuzz.sh" --smoke || rc=1
 	"$REPO/devtools/sframe-diff.sh" --tap || rc=1
+	[ $rc = 0 ] && save_result harness "$key"
 	return $rc
 }
 count_harness() { count_tap "$1"; }
 
 # --- sframe-gen ---
-level_sframe-gen() { "$REPO/devtools/sframe-gen-check.sh" --tap; }
+level_sframe-gen() {
+	local key
+	key=$(source_key)
+	cached_result sframe-gen "$key" && return 0
+	"$REPO/devtools/sframe-gen-check.sh" --tap || return 1
+	save_result sframe-gen "$key"
+}
 count_sframe-gen() { count_tap "$1"; }
 
 # --- kunit ---
@@ -157,6 +166,43 @@ level_vm() {
 }
 count_vm() { count_tap "$1"; }
 
+# Like 'go test', a level that passed is not run again with the same
+# inputs (KEY): its saved result is printed, marked cached. SFRAME_RETEST=1
+# runs it anyway. Failures are never saved.
+results=$SFRAME_CACHE/work/test-results
+
+# cached_result LEVEL KEY: print LEVEL's saved result for KEY, if any
+cached_result() {
+	[ -n "$2" ] && [ -z "${SFRAME_RETEST:-}" ] && [ -f "$results/$1-$2.log" ] || return 1
+	echo "# cached: $(head -n1 "$results/$1-$2.log")"
+	tail -n +2 "$results/$1-$2.log"
+}
+
+# save_result LEVEL KEY: save what LEVEL printed so far as its result
+save_result() {
+	[ -n "$2" ] || return 0
+	mkdir -p "$results"
+	{ echo "the $1 level passed on $(date -u '+%F %T UTC') with the same inputs (key $2)"
+	  cat "$logs/$1.log"; } >"$results/$1-$2.tmp" &&
+		mv "$results/$1-$2.tmp" "$results/$1-$2.log"
+}
+
+# source_key: what the harness and sframe-gen levels read: the
+# repository's files (tracked, changed, untracked), and the packages
+# installed in the roots (the compilers, libsframe, libdw, the libraries
+# sframe-gen is checked on). The corpus and build/linux derive from these.
+# Empty (nothing cached) outside a git checkout.
+source_key() {
+	git -C "$REPO" rev-parse --is-inside-work-tree >/dev/null 2>&1 || return 0
+	(
+		cd "$REPO" || exit 1
+		git ls-files -s
+		git diff HEAD
+		git ls-files -o --exclude-standard -z | xargs -0 -r sha256sum
+		cat "$SID_ROOT/var/lib/dpkg/status" "$TRIXIE_ROOT/var/lib/dpkg/status"
+	) | sha256sum | cut -c1-16
+}
+
 # vm_level LEVEL KEY CHECK GUEST: one boot of the VM (SFRAME_ARCH's) that
 # runs GUEST, then CHECK on the host, which turns what GUEST left in
 # build/vm/ into TAP; two more lines for the splat check and the runner's
@@ -165,12 +211,7 @@ count_vm() { count_tap "$1"; }
 # it anyway.
 vm_level() {
 	local level=$1 key=$2 check=$3 guest=$4 vmrc rc=0
-	local results=$SFRAME_CACHE/work/test-results
-	if [ -z "${SFRAME_RETEST:-}" ] && [ -f "$results/$level-$key.log" ]; then
-		echo "# cached: $(head -n1 "$results/$level-$key.log")"
-		tail -n +2 "$results/$level-$key.log"
-		return 0
-	fi
+	cached_result "$level" "$key" && return 0
 	# One boot. The command exits 7 after the tests, whose results
 	# CHECK reads from build/vm/: the runner must return exactly that
 	# status, and 124 if the kernel logged a splat.
@@ -188,12 +229,7 @@ vm_level() {
 		echo "not ok 1001 vm runner: returned $vmrc, not the command's exit status (7)"
 	fi
 	[ "$vmrc" = 7 ] || rc=1
-	if [ $rc = 0 ]; then
-		mkdir -p "$results"
-		{ echo "the $level level passed on $(date -u '+%F %T UTC') with the same inputs (key $key)"
-		  cat "$logs/$level.log"; } >"$results/$level-$key.tmp" &&
-			mv "$results/$level-$key.tmp" "$results/$level-$key.log"
-	fi
+	[ $rc = 0 ] && save_result "$level" "$key"
 	return $rc
 }
 

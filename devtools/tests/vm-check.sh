@@ -92,7 +92,8 @@ fi
 
 # BPF clients on sframe_bpf_deep: >= 99 % of the samples in its chain
 # have the exact chain to main
-echo "# bpf clients: $(cat "$out/bpf.time" 2>/dev/null) in the VM"
+echo "# sframe-profile: $(cat "$out/bpf-sframe-profile.time" 2>/dev/null), bpftrace and profile-libbpf: $(cat "$out/bpf.time" 2>/dev/null) in the VM"
+echo "# the chains and BPF tracks side by side: $(cat "$out/tracks.time" 2>/dev/null) in the VM"
 for c in "deferred script sframe-profile --deferred" \
 	 "in-event script sframe-profile --in-event" \
 	 "folded folded sframe-profile --deferred --folded" \
@@ -102,7 +103,7 @@ for c in "deferred script sframe-profile --deferred" \
 	f=$out/bpf-$1.txt fmt=$2
 	shift 2
 	if ! [ -s "$f" ]; then
-		tap FAIL "bpf: $*: no output (build/vm/bpf.log)"
+		tap FAIL "bpf: $*: no output (build/vm/bpf.log, bpf-sframe-profile.log)"
 	elif r=$("$REPO/devtools/bpf/deep-check.sh" "$fmt" "$f" 2>&1); then
 		tap OK "bpf: $*: $(tail -n1 <<<"$r")"
 		head -n-1 <<<"$r"

@@ -42,59 +42,71 @@ variants() {	# variants ARCH: "NAME FLAGS..." lines
 	esac
 }
 
-inner() {
-	local ver=$1 out=$2 zsrc=$3 arch cc cxx name flags tmp f o objs
+# inner_arch VERSION OUTDIR ZSTD-SRC ARCH: one architecture's binaries
+inner_arch() {
+	local ver=$1 out=$2 zsrc=$3 arch=$4 cc cxx name flags tmp f o objs
 	tmp=$(mktemp -d)
-	mkdir -p "$out"
-	for arch in x86_64 aarch64 s390x; do
-		case $arch in
-		x86_64) cc=gcc cxx=g++ ;;
-		*) cc=$arch-linux-gnu-gcc cxx=$arch-linux-gnu-g++ ;;
-		esac
-		echo 'int f(void) { return 0; }' >"$tmp/t.c"
-		if ! $cc -Wa,--gsframe -c -o "$tmp/t.o" "$tmp/t.c" 2>/dev/null; then
-			echo "# $ver $arch: $cc cannot emit SFrame, skipped"
-			continue
-		fi
-		while read -r name flags; do
-			local p=$out/$ver-$arch-$name cf="$flags -g -Wa,--gsframe"
-			# shellcheck disable=SC2086
-			{
-				$cc $cf -o "$p-drap" "$here/drap.c"
-				$cc $cf -o "$p-big" "$here/big.c"
-				$cc $cf -o "$p-special" "$here/special.c"
-				$cxx $cf -o "$p-cxx" "$here/cxx.cc"
-				$cc $cf -fPIC -shared -Wl,-soname,libcorpus.so \
-					-o "$p-libcorpus.so" "$here/plt_lib.c"
-				$cc $cf -o "$p-plt" "$here/plt_main.c" "$p-libcorpus.so"
-			} || { echo "build of $p-* failed" >&2; exit 1; }
-		done < <(variants $arch)
+	case $arch in
+	x86_64) cc=gcc cxx=g++ ;;
+	*) cc=$arch-linux-gnu-gcc cxx=$arch-linux-gnu-g++ ;;
+	esac
+	echo 'int f(void) { return 0; }' >"$tmp/t.c"
+	if ! $cc -Wa,--gsframe -c -o "$tmp/t.o" "$tmp/t.c" 2>/dev/null; then
+		echo "# $ver $arch: $cc cannot emit SFrame, skipped"
+		rm -rf "$tmp"
+		return 0
+	fi
+	while read -r name flags; do
+		local p=$out/$ver-$arch-$name cf="$flags -g -Wa,--gsframe"
+		# shellcheck disable=SC2086
+		{
+			$cc $cf -o "$p-drap" "$here/drap.c"
+			$cc $cf -o "$p-big" "$here/big.c"
+			$cc $cf -o "$p-special" "$here/special.c"
+			$cxx $cf -o "$p-cxx" "$here/cxx.cc"
+			$cc $cf -fPIC -shared -Wl,-soname,libcorpus.so \
+				-o "$p-libcorpus.so" "$here/plt_lib.c"
+			$cc $cf -o "$p-plt" "$here/plt_main.c" "$p-libcorpus.so"
+		} || { echo "build of $p-* failed" >&2; exit 1; }
+	done < <(variants $arch)
 
-		# zstd: the CLI from lib/ and programs/, single-threaded, no asm
-		objs=()
-		rm -rf "$tmp/z"
-		mkdir -p "$tmp/z"
-		for f in "$zsrc"/lib/common/*.c "$zsrc"/lib/compress/*.c \
-			 "$zsrc"/lib/decompress/*.c "$zsrc"/lib/dictBuilder/*.c \
-			 "$zsrc"/programs/*.c; do
-			o=$tmp/z/$(basename "$(dirname "$f")")-$(basename "$f" .c).o
-			$cc -O2 -fomit-frame-pointer -g -Wa,--gsframe \
-				-DZSTD_DISABLE_ASM -DZSTD_LEGACY_SUPPORT=0 \
-				-DBACKTRACE_ENABLE=0 -I"$zsrc/lib" -I"$zsrc/lib/common" \
-				-c -o "$o" "$f" ||
-				{ echo "zstd: $f failed" >&2; exit 1; }
-			objs+=("$o")
-		done
-		$cc -Wa,--gsframe -o "$out/$ver-$arch-o2-zstd" "${objs[@]}" ||
-			{ echo "zstd link failed" >&2; exit 1; }
-		echo "# $ver $arch: built"
+	# zstd: the CLI from lib/ and programs/, single-threaded, no asm
+	objs=()
+	for f in "$zsrc"/lib/common/*.c "$zsrc"/lib/compress/*.c \
+		 "$zsrc"/lib/decompress/*.c "$zsrc"/lib/dictBuilder/*.c \
+		 "$zsrc"/programs/*.c; do
+		o=$tmp/$(basename "$(dirname "$f")")-$(basename "$f" .c).o
+		$cc -O2 -fomit-frame-pointer -g -Wa,--gsframe \
+			-DZSTD_DISABLE_ASM -DZSTD_LEGACY_SUPPORT=0 \
+			-DBACKTRACE_ENABLE=0 -I"$zsrc/lib" -I"$zsrc/lib/common" \
+			-c -o "$o" "$f" ||
+			{ echo "zstd: $f failed" >&2; exit 1; }
+		objs+=("$o")
 	done
+	$cc -Wa,--gsframe -o "$out/$ver-$arch-o2-zstd" "${objs[@]}" ||
+		{ echo "zstd link failed" >&2; exit 1; }
 	rm -rf "$tmp"
+	echo "# $ver $arch: built"
+}
+
+# inner VERSION OUTDIR ZSTD-SRC: the three architectures at once (each
+# compiles one file at a time; the machine has few cores)
+inner() {
+	local arch pids=() pid rc=0
+	mkdir -p "$2"
+	for arch in x86_64 aarch64 s390x; do
+		inner_arch "$1" "$2" "$3" "$arch" &
+		pids+=($!)
+	done
+	for pid in "${pids[@]}"; do
+		wait "$pid" || rc=1
+	done
+	return $rc
 }
 
 if [ "${1:-}" = --inner ]; then
 	inner "$2" "$3" "$4"
-	exit 0
+	exit
 fi
 
 . "$here/../../../../devtools/lib.sh"
