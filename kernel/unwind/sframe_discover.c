@@ -467,9 +467,22 @@ int sframe_check(struct sframe_section *sec, enum sframe_reason *reason)
 	return ret;
 }
 
+/*
+ * Publish the end of a resolution and wake the threads that wait for it
+ * in sframe_user_find().
+ */
 static void sframe_set_state(struct sframe_entry *e, int state)
 {
 	atomic_set_release(&e->state, state);
+	/*
+	 * wake_up_var() looks at the wait queue without its lock: order the
+	 * store before that look.  Pairs with the barrier of a waiter between
+	 * joining the queue and reading the state (set_current_state() in
+	 * prepare_to_wait_event()): the waiter sees the new state, or the
+	 * wake-up sees the waiter.  Without it, both could miss, and the
+	 * waiter would sleep in its return to user space until killed.
+	 */
+	smp_mb();
 	wake_up_var(&e->state);
 }
 
