@@ -261,6 +261,81 @@ TEST(threads)
 	}
 }
 
+/*
+ * The four threads of a new process, released at once into their first
+ * samples: their unwinds meet the executable's entry before it is
+ * resolved, so that one thread reads its ELF headers and the others wait
+ * for it in their return to user space.
+ */
+static pthread_barrier_t race_start;
+
+static void *race_fn(void *arg)
+{
+	struct chain *c = arg;
+
+	pthread_barrier_wait(&race_start);
+	if (sample(f1, 1, c))
+		c->nr = -1;
+	return NULL;
+}
+
+static int race_round(struct __test_metadata *_metadata)
+{
+	static const char * const exp[] = { "sft_leaf", "f3", "f2", "f1",
+					    "sample", "race_fn", NULL };
+	static struct chain c[4];
+	pthread_t t[4];
+	int i, ret = 0;
+
+	if (pthread_barrier_init(&race_start, NULL, 4))
+		return 2;
+	for (i = 0; i < 4; i++)
+		if (pthread_create(&t[i], NULL, race_fn, &c[i]))
+			return 2;
+	for (i = 0; i < 4; i++)
+		if (pthread_join(t[i], NULL) ||
+		    chain_check(_metadata, &c[i], exp, false))
+			ret = 1;
+	return ret;
+}
+
+/*
+ * Rounds of race_round(), each in a new process (this one never unwinds,
+ * so that its children start with nothing discovered): every round ends,
+ * with the exact chain in every thread.  A waiter whose wake-up was lost
+ * would sleep in its return to user space until killed: a round is given
+ * 10 seconds.  At most 20 rounds or 5 seconds of them.
+ */
+TEST(resolve_race)
+{
+	struct timespec t0, t;
+	int round, status, ms;
+	pid_t pid;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (round = 0; round < 20; round++) {
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (!pid)
+			_exit(race_round(_metadata));
+		for (ms = 0; ms < 10000; ms += 10) {
+			if (waitpid(pid, &status, WNOHANG) == pid)
+				break;
+			usleep(10000);
+		}
+		if (ms >= 10000) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			TH_LOG("round %d: a thread still waits after 10 s", round);
+		}
+		ASSERT_TRUE(WIFEXITED(status)) TH_LOG("round %d", round);
+		ASSERT_EQ(0, WEXITSTATUS(status)) TH_LOG("round %d", round);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (t.tv_sec - t0.tv_sec >= 5)
+			break;
+	}
+}
+
 TEST(fork_child)
 {
 	int status;
