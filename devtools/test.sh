@@ -54,8 +54,20 @@ run_level() {
 		elif grep -q '^# cached: ' "$log"; then echo "ok (cached: inputs unchanged since it passed; SFRAME_RETEST=1 reruns)"
 		else echo ok; fi)")")
 	if [ "$f" != 0 ]; then
-		grep -E '^not ok|ERROR|error:' "$log" | head -20 >&2
+		failures "$log" >&2
 	fi
+}
+
+# failures LOG: the failed cases of LOG, each after the diagnostics that
+# its producer printed just before it (kselftest's TH_LOG lines, say; at
+# most 15), and the errors outside test cases: 60 lines at most, so that
+# a CI log that keeps only the end still shows why.
+failures() {
+	awk '/^#/ { d[n++ % 15] = $0; next }
+	     /^not ok/ { for (i = (n > 15 ? n - 15 : 0); i < n; i++) print d[i % 15]
+			 print; n = 0; next }
+	     /^ok / { n = 0; next }
+	     /ERROR|error:/ { print }' "$1" | head -60
 }
 
 in_root() { "$REPO/devtools/chroot.sh" "$@"; }
