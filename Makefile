@@ -6,19 +6,21 @@
 
 SHELL := /bin/bash
 DEV := devtools
-# ARCH=arm64 (or aarch64) on the command line, else SFRAME_ARCH from the
-# environment, else x86_64: the architecture of vm, perf and bench
-SFRAME_ARCH_ := $(patsubst aarch64,arm64,$(patsubst x86,x86_64,$(or $(ARCH),$(SFRAME_ARCH))))
+# ARCH=arm64 (or aarch64) or s390 (s390x) on the command line, else
+# SFRAME_ARCH from the environment, else x86_64: the architecture of vm,
+# perf and bench
+SFRAME_ARCH_ := $(patsubst s390,s390x,$(patsubst aarch64,arm64,$(patsubst x86,x86_64,$(or $(ARCH),$(SFRAME_ARCH)))))
 export SFRAME_CACHE ?= /var/cache/sframe-unwind
 
 .PHONY: help root tree patches patches-bisect kernel kernel-perf kunit \
-	kunit-arm64 kunit-s390 kunit-cross vm test test-vm-arm64 harness sframe-diff sframe-tools sframe-gen-check bpf fuzz selftests \
+	kunit-arm64 kunit-s390 kunit-cross vm test test-vm-arm64 test-vm-s390 harness sframe-diff sframe-tools sframe-gen-check bpf fuzz selftests \
 	bench-walker test-vm demo-defer bench-mmap perf demo bench mutants stress clean distclean
 
 help:
 	@echo "make demo            perf --call-graph=sframe vs fp vs dwarf on a demo workload (VM)"
 	@echo "make test            run every test level; ends with 'N passed, N failed'"
-	@echo "make vm CMD='...'    run CMD in the debug VM kernel (exit status = CMD's; ARCH=arm64: the arm64 VM)"
+	@echo "make vm CMD='...'    run CMD in the debug VM kernel (exit status = CMD's;"
+	@echo "                     ARCH=arm64: the arm64 VM, ARCH=s390: the s390x VM)"
 	@echo "make harness         the userspace harness level (unit tests, fuzz smoke, sframe-diff)"
 	@echo "make sframe-diff [FILES='ELF...']  our rule vs libsframe's at every PC (default: the corpus)"
 	@echo "make sframe-tools    build build/sframe/: sframe-gen, sframe-audit.so, sframe-run"
@@ -39,6 +41,7 @@ help:
 	@echo "make selftests       build the kselftests into build/selftests (run by the vm level)"
 	@echo "make test-vm         the vm level only: kselftests in the debug VM"
 	@echo "make test-vm-arm64   the vm-arm64 level only: KUnit, perf, kselftests in the arm64 VM"
+	@echo "make test-vm-s390    the vm-s390x level only: KUnit, perf in the s390x VM"
 	@echo "make stress [MINUTES=N]  the soak: perf sframe, -g and fp,defer on every CPU while"
 	@echo "                     sframe_stress maps, registers, corrupts, forks... (debug VM, default 10)"
 	@echo "make patches         export the series to build/patches, checkpatch --strict"
@@ -49,12 +52,13 @@ help:
 	@echo "make distclean       also remove the cache: $(SFRAME_CACHE)"
 
 # The sid root first (it may install debootstrap on the host, and the
-# arm64 root's maintainer scripts run under its qemu-user); then the
-# other two side by side: mostly downloads and dpkg, one core each.
+# guest roots' maintainer scripts run under its qemu-user); then the
+# other three side by side: mostly downloads and dpkg.
 root:
 	$(DEV)/root.sh sid
-	$(DEV)/root.sh trixie & t=$$!; $(DEV)/root.sh arm64; a=$$?; \
-		wait $$t && exit $$a
+	$(DEV)/root.sh trixie & t=$$!; $(DEV)/root.sh s390x & s=$$!; \
+		$(DEV)/root.sh arm64; a=$$?; \
+		wait $$t && wait $$s && exit $$a
 
 tree: root
 	$(DEV)/tree.sh apply
@@ -84,7 +88,7 @@ kunit-cross: root
 	$(DEV)/test.sh kunit-arm64 kunit-s390
 
 vm: root
-	@[ -n "$(CMD)" ] || { echo "usage: make vm [ARCH=arm64] CMD='command'"; exit 2; }
+	@[ -n "$(CMD)" ] || { echo "usage: make vm [ARCH=arm64|s390] CMD='command'"; exit 2; }
 	SFRAME_ARCH=$(SFRAME_ARCH_) $(DEV)/vm.sh "$$CMD"
 
 test: root
@@ -95,6 +99,9 @@ test-vm: root
 
 test-vm-arm64: root
 	$(DEV)/test.sh vm-arm64
+
+test-vm-s390: root
+	$(DEV)/test.sh vm-s390x
 
 selftests: root
 	$(DEV)/selftests.sh

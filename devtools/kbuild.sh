@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # kbuild.sh FLAVOUR: build the VM kernel of build/linux for SFRAME_ARCH
-# (x86_64 by default, or arm64).
+# (x86_64 by default, arm64 or s390x).
 #   debug  lockdep, KASAN, UBSAN, kmemleak, DEBUG_VM... (VM tests)
 #   perf   no debug options (benchmarks)
 #   baseline  perf without the feature (what the feature costs)
@@ -23,7 +23,9 @@ x86_64) frag=$REPO/devtools/configs/$flavour.config
 	image=arch/x86/boot/bzImage cross= ;;
 arm64)	frag=$REPO/devtools/configs/$arch-$flavour.config
 	image=arch/arm64/boot/Image cross=aarch64-linux-gnu- ;;
-*)	die "unknown architecture '$arch' (x86_64, arm64)" ;;
+s390x)	frag=$REPO/devtools/configs/$arch-$flavour.config
+	image=arch/s390/boot/bzImage cross=s390x-linux-gnu- ;;
+*)	die "unknown architecture '$arch' (x86_64, arm64, s390x)" ;;
 esac
 [ -f "$frag" ] || die "no $arch flavour '$flavour' (devtools/configs/${frag##*/})"
 # SFRAME_DIRTY=1 builds build/linux as it is, uncommitted edits included,
@@ -36,6 +38,8 @@ cfg=$out/sframe-fragment.config
 # A fragment that switches the feature off does without its options
 feature=$REPO/devtools/configs/feature.config
 grep -qx '# CONFIG_UNWIND_USER_SFRAME is not set' "$frag" && feature=/dev/null
+# The kernel's name of the architecture
+karch=${arch%x}
 cat "$REPO/devtools/configs/vm.config" "$REPO/devtools/configs/vm-$arch.config" \
 	"$feature" "$frag" >"$cfg.new"
 
@@ -64,5 +68,5 @@ cat "$REPO/devtools/configs/vm.config" "$REPO/devtools/configs/vm-$arch.config" 
 		mv "$cfg.new" "$cfg"
 	fi
 	"${make[@]}" -j"$(nproc)" "${image##*/}" >&2
-' kbuild "$out" "$cfg" "$REPO/build/linux" "$arch" "$cross" "$image"
+' kbuild "$out" "$cfg" "$REPO/build/linux" "$karch" "$cross" "$image"
 echo "$out/$image"

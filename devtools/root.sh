@@ -7,15 +7,16 @@
 #   root.sh arm64    the arm64 guest root of the arm64 VM (Debian sid arm64,
 #                    its perf and what the guest needs), bootstrapped under
 #                    qemu-user emulation
+#   root.sh s390x    the same for the s390x VM
 # Idempotent: a root whose package list did not change costs one stat.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-suite=${1:?usage: root.sh sid|trixie}
+suite=${1:?usage: root.sh sid|trixie|arm64|s390x}
 case $suite in
 sid)    dir=$SID_ROOT list=$REPO/devtools/packages-sid.txt ;;
 trixie) dir=$TRIXIE_ROOT list=$REPO/devtools/packages-trixie.txt ;;
-arm64)  dir=$(guest_root arm64) list=$REPO/devtools/packages-guest.txt ;;
+arm64|s390x) dir=$(guest_root "$suite") list=$REPO/devtools/packages-guest.txt ;;
 *)      die "unknown suite '$suite'" ;;
 esac
 # The stamp covers the package list and this script's own set-up steps.
@@ -32,7 +33,7 @@ need_root "creating the $suite toolchain root"
 # run under the sid root's qemu-user through binfmt_misc.
 dbs_arch=() dbs_suite=$suite
 case $suite in
-arm64)
+arm64|s390x)
 	dbs_arch=(--arch="$suite") dbs_suite=sid
 	"$REPO/devtools/root.sh" sid
 	binfmt_register "$suite"

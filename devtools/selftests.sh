@@ -5,7 +5,7 @@
 # build/selftests/<name>/, each with a run_test.sh that the VM level
 # (devtools/tests/vm-tests.sh) runs in the guest. Output is TAP.
 # SFRAME_ARCH=arm64 cross-builds the sframe kselftests into
-# build/selftests-arm64/ for the arm64 VM (vm-tests-arm64.sh).
+# build/selftests-arm64/ for the arm64 VM (vm-tests-cross.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 

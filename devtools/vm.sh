@@ -7,7 +7,9 @@
 # guest's root filesystem and this repository at the same path (build/vm
 # writable), run CMD and return its exit status. SFRAME_ARCH=arm64 boots
 # the arm64 kernel instead (QEMU -M virt, a CPU with pointer
-# authentication), on the arm64 guest root (root.sh arm64). The console log, dmesg
+# authentication), on the arm64 guest root (root.sh arm64); SFRAME_ARCH=s390x
+# the s390x kernel (QEMU -M s390-ccw-virtio) on the s390x guest root. The
+# console log, dmesg
 # and a kmemleak report are kept in build/vm/; if any of them holds a
 # kernel splat, the run fails with status 124 whatever CMD returned.
 # SFRAME_KVM=0/1 forces TCG or KVM; by default KVM is used only where it
@@ -44,7 +46,11 @@ arm64)
 	# Pointer authentication with QEMU's cheap implementation-defined
 	# algorithm (the architected QARMA is slow to emulate).
 	append= qemu_opts="-cpu max,pauth-impdef=on" ;;
-*)	die "no VM for architecture '$arch' (x86_64, arm64)" ;;
+s390x)
+	"$REPO/devtools/root.sh" s390x
+	guest=$(guest_root s390x)
+	append= qemu_opts= ;;
+*)	die "no VM for architecture '$arch' (x86_64, arm64, s390x)" ;;
 esac
 qemu_opts=$(echo $qemu_opts ${SFRAME_VM_QEMU_OPTS:-})
 qemu_args=()

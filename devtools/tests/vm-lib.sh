@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Sourced by the host-side checks of a VM run (vm-check.sh,
-# vm-arm64-check.sh): TAP output and the checks every booted kernel gets.
+# vm-cross-check.sh): TAP output and the checks every booted kernel gets.
 
 n=0 fail=0
 tap() { # tap OK|FAIL description

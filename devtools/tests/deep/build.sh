@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # build.sh ARCH OUTDIR: build deep.c without frame pointers, with SFrame,
-# for ARCH (x86_64, arm64) into OUTDIR: deep, and on arm64 also deep-pac
+# for ARCH (x86_64, arm64, s390x) into OUTDIR: deep, and on arm64 also deep-pac
 # and deep-bkey (return addresses signed with the A and the B key).
 # Prints one TAP line per arm64 variant: its code signs return addresses
 # and its .sframe says so.
@@ -15,6 +15,10 @@ mkdir -p "$out"
 case $arch in
 x86_64) "$REPO/devtools/chroot.sh" -- gcc -O2 -fomit-frame-pointer -Wa,--gsframe \
 		-o "$out/deep" "$src"
+	exit 0 ;;
+s390x)	# and without the back chain (-mbackchain), as Debian builds
+	"$REPO/devtools/chroot.sh" -- s390x-linux-gnu-gcc -O2 -fomit-frame-pointer \
+		-Wa,--gsframe -o "$out/deep" "$src"
 	exit 0 ;;
 arm64)	;;
 *)	die "no deep program for $arch" ;;
