@@ -39,15 +39,6 @@ int unwind_user_sframe_get_reg(struct pt_regs *regs, unsigned int reg,
 	return 0;
 }
 
-/* Read user memory, without faulting in the non-faultable walk */
-static int sigframe_read(struct unwind_user_state *state, void *dst,
-			 const void __user *src, size_t size)
-{
-	if (state->nofault)
-		return copy_from_user_nofault(dst, src, size) ? -EFAULT : 0;
-	return copy_from_user(dst, src, size) ? -EFAULT : 0;
-}
-
 /**
  * unwind_user_sigframe - step from the signal trampoline to the
  *			  interrupted code
@@ -85,9 +76,9 @@ int unwind_user_sigframe(struct unwind_user_state *state)
 	if (state->ws != 8)
 		return -ENOENT;
 	for (i = 0; i < n && state->ip >= at[i]; i++) {
-		if (!sigframe_read(state, insn,
-				   (void __user *)(state->ip - at[i]),
-				   sizeof(insn)) &&
+		if (!unwind_user_read(state, insn,
+				      (void __user *)(state->ip - at[i]),
+				      sizeof(insn)) &&
 		    !memcmp(insn, rt_sigreturn, sizeof(insn)))
 			break;
 	}
@@ -96,9 +87,9 @@ int unwind_user_sigframe(struct unwind_user_state *state)
 
 	sc = (void __user *)state->sp +
 	     offsetof(struct rt_sigframe, uc.uc_mcontext);
-	if (sigframe_read(state, &pc, &sc->pc, sizeof(pc)) ||
-	    sigframe_read(state, &sp, &sc->sp, sizeof(sp)) ||
-	    sigframe_read(state, &fp, &sc->regs[29], sizeof(fp)))
+	if (unwind_user_read(state, &pc, &sc->pc, sizeof(pc)) ||
+	    unwind_user_read(state, &sp, &sc->sp, sizeof(sp)) ||
+	    unwind_user_read(state, &fp, &sc->regs[29], sizeof(fp)))
 		return -EINVAL;
 	state->ip = pc;
 	state->sp = sp;
@@ -127,7 +118,7 @@ int unwind_user_sigframe_get_reg(struct unwind_user_state *state,
 	if (reg >= AARCH64_DWARF_GP_REGS)
 		return -EINVAL;
 	reg = array_index_nospec(reg, AARCH64_DWARF_GP_REGS);
-	return sigframe_read(state, val,
-			     (void __user *)state->sigregs + reg * sizeof(u64),
-			     sizeof(*val));
+	return unwind_user_read(state, val,
+				(void __user *)state->sigregs + reg * sizeof(u64),
+				sizeof(*val));
 }

@@ -55,15 +55,6 @@ int unwind_user_sframe_get_reg(struct pt_regs *regs, unsigned int reg,
 	return 0;
 }
 
-/* Read user memory, without faulting in the non-faultable walk */
-static int sigframe_read(struct unwind_user_state *state, void *dst,
-			 const void __user *src, size_t size)
-{
-	if (state->nofault)
-		return copy_from_user_nofault(dst, src, size) ? -EFAULT : 0;
-	return copy_from_user(dst, src, size) ? -EFAULT : 0;
-}
-
 /**
  * unwind_user_sigframe - step from the signal trampoline to the
  *			  interrupted code
@@ -98,9 +89,9 @@ int unwind_user_sigframe(struct unwind_user_state *state)
 	if (state->ws != 8)
 		return -ENOENT;
 	for (i = 0; i < n && state->ip >= at[i]; i++) {
-		if (!sigframe_read(state, &insn,
-				   (void __user *)(state->ip - at[i]),
-				   sizeof(insn)) && insn == svc)
+		if (!unwind_user_read(state, &insn,
+				      (void __user *)(state->ip - at[i]),
+				      sizeof(insn)) && insn == svc)
 			break;
 	}
 	if (i == n || state->ip < at[i])
@@ -108,9 +99,9 @@ int unwind_user_sigframe(struct unwind_user_state *state)
 
 	sr = (void __user *)state->sp +
 	     offsetof(struct rt_sigframe, uc.uc_mcontext.regs);
-	if (sigframe_read(state, &pc, &sr->psw.addr, sizeof(pc)) ||
-	    sigframe_read(state, &sp, &sr->gprs[15], sizeof(sp)) ||
-	    sigframe_read(state, &fp, &sr->gprs[11], sizeof(fp)))
+	if (unwind_user_read(state, &pc, &sr->psw.addr, sizeof(pc)) ||
+	    unwind_user_read(state, &sp, &sr->gprs[15], sizeof(sp)) ||
+	    unwind_user_read(state, &fp, &sr->gprs[11], sizeof(fp)))
 		return -EINVAL;
 	state->ip = pc;
 	state->sp = sp;
@@ -144,9 +135,9 @@ int unwind_user_sigframe_get_reg(struct unwind_user_state *state,
 		return -EINVAL;
 	reg = array_index_nospec(reg, S390_DWARF_REGS);
 	if (reg < S390_DWARF_GPRS)
-		return sigframe_read(state, val, &sr->regs.gprs[reg],
-				     sizeof(*val));
-	return sigframe_read(state, val,
-			     &sr->fpregs.fprs[s390_dwarf_fpr[reg - S390_DWARF_GPRS]],
-			     sizeof(*val));
+		return unwind_user_read(state, val, &sr->regs.gprs[reg],
+					sizeof(*val));
+	return unwind_user_read(state, val,
+				&sr->fpregs.fprs[s390_dwarf_fpr[reg - S390_DWARF_GPRS]],
+				sizeof(*val));
 }

@@ -55,15 +55,6 @@ static const u8 dwarf_sigregs[] = {
 	offsetof(struct sigcontext_64, r14), offsetof(struct sigcontext_64, r15),
 };
 
-/* Read user memory, without faulting in the non-faultable walk */
-static int sigframe_read(struct unwind_user_state *state, void *dst,
-			 const void __user *src, size_t size)
-{
-	if (state->nofault)
-		return copy_from_user_nofault(dst, src, size) ? -EFAULT : 0;
-	return copy_from_user(dst, src, size) ? -EFAULT : 0;
-}
-
 /**
  * unwind_user_sigframe - step from the signal trampoline to the
  *			  interrupted code
@@ -99,9 +90,9 @@ int unwind_user_sigframe(struct unwind_user_state *state)
 	if (state->ws != 8)
 		return -ENOENT;
 	for (i = 0; i < n && state->ip >= at[i]; i++) {
-		if (!sigframe_read(state, insn,
-				   (void __user *)(state->ip - at[i]),
-				   sizeof(insn)) &&
+		if (!unwind_user_read(state, insn,
+				      (void __user *)(state->ip - at[i]),
+				      sizeof(insn)) &&
 		    !memcmp(insn, rt_sigreturn, sizeof(insn)))
 			break;
 	}
@@ -112,9 +103,9 @@ int unwind_user_sigframe(struct unwind_user_state *state)
 	sc = (void __user *)state->sp +
 	     offsetof(struct rt_sigframe, uc.uc_mcontext) -
 	     offsetof(struct rt_sigframe, uc);
-	if (sigframe_read(state, &ip, &sc->ip, sizeof(ip)) ||
-	    sigframe_read(state, &sp, &sc->sp, sizeof(sp)) ||
-	    sigframe_read(state, &bp, &sc->bp, sizeof(bp)))
+	if (unwind_user_read(state, &ip, &sc->ip, sizeof(ip)) ||
+	    unwind_user_read(state, &sp, &sc->sp, sizeof(sp)) ||
+	    unwind_user_read(state, &bp, &sc->bp, sizeof(bp)))
 		return -EINVAL;
 	state->ip = ip;
 	state->sp = sp;
@@ -144,7 +135,7 @@ int unwind_user_sigframe_get_reg(struct unwind_user_state *state,
 	if (reg >= ARRAY_SIZE(dwarf_sigregs))
 		return -EINVAL;
 	reg = array_index_nospec(reg, ARRAY_SIZE(dwarf_sigregs));
-	return sigframe_read(state, val,
-			     (void __user *)state->sigregs + dwarf_sigregs[reg],
-			     sizeof(*val));
+	return unwind_user_read(state, val,
+				(void __user *)state->sigregs + dwarf_sigregs[reg],
+				sizeof(*val));
 }

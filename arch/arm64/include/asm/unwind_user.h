@@ -73,12 +73,8 @@ unwind_user_sframe_ra(struct unwind_user_state *state, unsigned long ra,
 
 #define unwind_user_sframe_ra unwind_user_sframe_ra
 
-int unwind_user_sframe_get_reg(struct pt_regs *regs, unsigned int reg,
-			       unsigned long *val);
-int unwind_user_sigframe(struct unwind_user_state *state);
+/* A step through rt_sigframes, see <linux/unwind_user.h> */
 #define unwind_user_sigframe unwind_user_sigframe
-int unwind_user_sigframe_get_reg(struct unwind_user_state *state,
-				 unsigned int reg, unsigned long *val);
 #define unwind_user_sigframe_get_reg unwind_user_sigframe_get_reg
 
 #endif /* CONFIG_HAVE_UNWIND_USER_SFRAME */

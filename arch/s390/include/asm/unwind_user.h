@@ -2,8 +2,6 @@
 #ifndef _ASM_S390_UNWIND_USER_H
 #define _ASM_S390_UNWIND_USER_H
 
-struct unwind_user_state;
-
 #ifdef CONFIG_UNWIND_USER
 
 #include <asm/ptrace.h>
@@ -55,12 +53,8 @@ static inline unsigned long unwind_user_sframe_caller_sp(unsigned long cfa)
 
 #define unwind_user_sframe_caller_sp unwind_user_sframe_caller_sp
 
-int unwind_user_sframe_get_reg(struct pt_regs *regs, unsigned int reg,
-			       unsigned long *val);
-int unwind_user_sigframe(struct unwind_user_state *state);
+/* A step through rt_sigframes, see <linux/unwind_user.h> */
 #define unwind_user_sigframe unwind_user_sigframe
-int unwind_user_sigframe_get_reg(struct unwind_user_state *state,
-				 unsigned int reg, unsigned long *val);
 #define unwind_user_sigframe_get_reg unwind_user_sigframe_get_reg
 
 #endif /* CONFIG_HAVE_UNWIND_USER_SFRAME */
