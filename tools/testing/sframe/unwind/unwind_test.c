@@ -98,6 +98,8 @@ static bool test_failed;
 
 /* UNWIND_USER_FP_EXACT_SP of the harness (harness_config.h) */
 bool sim_fp_inexact_sp;
+/* UNWIND_USER_FP_BACKCHAIN of the harness (harness_config.h) */
+bool sim_fp_backchain;
 
 static void fail(const char *file, int line, const char *fmt, ...)
 {
@@ -257,6 +259,7 @@ static void prog_setup(bool resident)
 	sim_sframe_add_rule(LEAF, LEAF_END, &leaf_rule);
 	sim_sframe_add_rule(LEAF0, LEAF0_END, &leaf0_rule);
 	sim_fp_inexact_sp = false;
+	sim_fp_backchain = false;
 	sim_text_add(LIB, LIB_END);
 	sim_text_add(CTEXT, CTEXT + 0x1000);
 	memset(stack_mem, 0, sizeof(stack_mem));
@@ -598,6 +601,42 @@ static void test_fp_inexact_sp(void)
 	n = walk(ips, MAX_CHAIN);
 	CHECK_CHAIN("inexact SP, signal FDE", ips, n, LIB + 0x10, F_SIG2,
 		    RA_MAIN, RA_START);
+	check_clean();
+}
+
+#define FP_BAD		(SP0 + 0x180)
+
+/*
+ * A back chain (s390): the frame-pointer step reads the caller's frame
+ * base at the base before it applies the offsets (the harness's frame is
+ * x86's, whose base is FP).  The FP it finds in a save area is not known
+ * to be the caller's, so main's rule (CFA = FP + 16) is not applied after
+ * it: the back chain again, which ends at a zero link.  Applied, the rule
+ * would have read RA_START through the stale FP_BAD.
+ */
+static void test_fp_backchain(void)
+{
+	unsigned long ips[MAX_CHAIN];
+	unsigned int n;
+
+	prog_setup(true);
+	set_regs(LIB + 0x10, SP0, FP_LIB);
+	put64(FP_LIB, FP_X);			/* the link to main's frame */
+	put64(FP_X + 8, RA_MAIN);		/* RA at CFA - 8 */
+	put64(FP_X, FP_BAD);			/* a save area not filled */
+	put64(FP_BAD, 0);			/* main's link: the end */
+	put64(FP_BAD + 8, RA_START);
+	sim_fp_backchain = true;
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("back chain", ips, n, LIB + 0x10, RA_MAIN);
+
+	/* Frame records (x86): FP_LIB holds main's FP, its RA above */
+	sim_fp_backchain = false;
+	put64(FP_LIB, FP_MAIN);
+	put64(FP_LIB + 8, RA_MAIN);
+	main_frame(FP_MAIN);
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("frame records", ips, n, LIB + 0x10, RA_MAIN, RA_START);
 	check_clean();
 }
 
@@ -1169,6 +1208,7 @@ static const struct test tests[] = {
 	TEST(ra_same_topmost),
 	TEST(leaf_cfa_sp),
 	TEST(fp_inexact_sp),
+	TEST(fp_backchain),
 	TEST(ra_signed),
 	TEST(max_entries),
 	TEST(sframe_off),

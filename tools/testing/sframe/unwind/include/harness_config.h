@@ -47,6 +47,16 @@ extern _Bool sim_fp_inexact_sp;
 #define unwind_user_sframe_ra(state, ra, flags)				\
 	((void)(state), (void)(flags), (ra) & ~SIM_PAC_MASK)
 
+/*
+ * s390 follows a back chain in its frame-pointer step.  The harness
+ * switches it on per test (sim_fp_backchain, in unwind_test.c).
+ */
+extern _Bool sim_fp_backchain;
+#define UNWIND_USER_FP_BACKCHAIN	(sim_fp_backchain)
+
+/* The kernel's build also forces <linux/compiler_types.h>: __user */
+#define __user
+
 /* BIT() is reachable from everywhere in the kernel */
 #include <linux/bits.h>
 
