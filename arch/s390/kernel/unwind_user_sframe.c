@@ -3,11 +3,11 @@
  * s390 hooks of the SFrame user unwinder, see <linux/unwind_user.h>.
  */
 #include <linux/array_size.h>
+#include <linux/fpu.h>
 #include <linux/nospec.h>
 #include <linux/sched.h>
 #include <linux/uaccess.h>
 #include <linux/unwind_user.h>
-#include <asm/fpu.h>
 #include <asm/sigframe.h>
 #include <asm/unistd.h>
 

@@ -28,7 +28,7 @@ static inline int unwind_user_word_size(struct pt_regs *regs)
  */
 #define ARCH_INIT_USER_FP_FRAME(ws)			\
 	.cfa_off	= 0,				\
-	.ra_off		= 112,				\
+	.ra_off		= 14 * (ws),			\
 	.fp_off		= 88,				\
 	.use_fp		= false,
 
