@@ -100,6 +100,8 @@ static bool test_failed;
 bool sim_fp_inexact_sp;
 /* UNWIND_USER_FP_BACKCHAIN of the harness (harness_config.h) */
 bool sim_fp_backchain;
+/* How far the CFA is above the caller's SP (harness_config.h) */
+unsigned long sim_caller_sp_off;
 
 static void fail(const char *file, int line, const char *fmt, ...)
 {
@@ -260,6 +262,7 @@ static void prog_setup(bool resident)
 	sim_sframe_add_rule(LEAF0, LEAF0_END, &leaf0_rule);
 	sim_fp_inexact_sp = false;
 	sim_fp_backchain = false;
+	sim_caller_sp_off = 0;
 	sim_text_add(LIB, LIB_END);
 	sim_text_add(CTEXT, CTEXT + 0x1000);
 	memset(stack_mem, 0, sizeof(stack_mem));
@@ -637,6 +640,33 @@ static void test_fp_backchain(void)
 	main_frame(FP_MAIN);
 	n = walk(ips, MAX_CHAIN);
 	CHECK_CHAIN("frame records", ips, n, LIB + 0x10, RA_MAIN, RA_START);
+	check_clean();
+}
+
+/*
+ * Where the CFA is above the caller's stack pointer (s390: 160), the
+ * direction check applies to that stack pointer: A's CFA (SP + 32) gives
+ * a caller's SP below A's, and the walk ends there.  Checked on the CFA,
+ * it went on to B with the wrong stack pointer.
+ */
+static void test_caller_sp_below(void)
+{
+	unsigned long ips[MAX_CHAIN];
+	unsigned int n;
+
+	prog_setup(true);
+	stack_sframe();
+	sim_caller_sp_off = 160;
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("caller's SP below", ips, n, F_A + 0x10);
+	/* 32: the caller's SP is A's, which only a leaf may have */
+	sim_caller_sp_off = 32;
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("caller's SP at SP", ips, n, F_A + 0x10);
+	sim_caller_sp_off = 0;
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("x86", ips, n, F_A + 0x10, F_B + F_B_SIZE, RA_MAIN,
+		    RA_START);
 	check_clean();
 }
 
@@ -1209,6 +1239,7 @@ static const struct test tests[] = {
 	TEST(leaf_cfa_sp),
 	TEST(fp_inexact_sp),
 	TEST(fp_backchain),
+	TEST(caller_sp_below),
 	TEST(ra_signed),
 	TEST(max_entries),
 	TEST(sframe_off),

@@ -54,6 +54,13 @@ extern _Bool sim_fp_inexact_sp;
 extern _Bool sim_fp_backchain;
 #define UNWIND_USER_FP_BACKCHAIN	(sim_fp_backchain)
 
+/*
+ * s390's CFA is 160 above the caller's stack pointer.  The harness sets
+ * the distance per test (sim_caller_sp_off, in unwind_test.c).
+ */
+extern unsigned long sim_caller_sp_off;
+#define unwind_user_sframe_caller_sp(cfa)	((cfa) - sim_caller_sp_off)
+
 /* The kernel's build also forces <linux/compiler_types.h>: __user */
 #define __user
 
