@@ -4,8 +4,8 @@
 # selftests.sh: build the feature's kselftests from build/linux into
 # build/selftests/<name>/, each with a run_test.sh that the VM level
 # (devtools/tests/vm-tests.sh) runs in the guest. Output is TAP.
-# SFRAME_ARCH=arm64 cross-builds the sframe kselftests into
-# build/selftests-arm64/ for the arm64 VM (vm-tests-cross.sh).
+# SFRAME_ARCH=arm64 or s390x cross-builds the sframe kselftests into
+# build/selftests-ARCH/ for the VM of ARCH (vm-tests-cross.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -13,6 +13,8 @@ case ${SFRAME_ARCH:-x86_64} in
 x86_64)	TESTS=(sframe sframe_bpf) dir=$REPO/build/selftests cross=() ;;
 arm64)	TESTS=(sframe) dir=$REPO/build/selftests-arm64
 	cross=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-) ;;
+s390x)	TESTS=(sframe) dir=$REPO/build/selftests-s390x
+	cross=(ARCH=s390 CROSS_COMPILE=s390x-linux-gnu-) ;;
 *)	die "no kselftests for architecture '$SFRAME_ARCH'" ;;
 esac
 [ "${SFRAME_DIRTY:-0}" = 1 ] || "$REPO/devtools/tree.sh" apply

@@ -268,9 +268,7 @@ cross_level() {
 		"$REPO/devtools/perf.sh" >/dev/null || return 1
 	fi
 	"$REPO/devtools/tests/deep/build.sh" "$arch" "$out" >"$out/deep-build.tap" || return 1
-	if [ "$arch" = arm64 ]; then
-		"$REPO/devtools/selftests.sh" || return 1
-	fi
+	"$REPO/devtools/selftests.sh" || return 1
 	vm_level "vm-$arch" "$(cross_key "$arch" "$kernel")" \
 		"$REPO/devtools/tests/vm-cross-check.sh $arch" \
 		"$REPO/devtools/tests/vm-tests-cross.sh $arch"

@@ -8,13 +8,15 @@
 #     ARCH debug flavour's options, and its KUnit cases passed at boot;
 #   - Debian's perf, --call-graph fp,defer and fp, on each build of the
 #     deep program: exact user chains;
+#   - the kselftests' own TAP (PIE, non-PIE, static, discovery; on arm64
+#     also pac-ret and pac-ret+b-key);
 # and on arm64 (not yet on s390x, see README):
 #   - perf cross-built from the patched tree passes its shell test of
 #     --call-graph sframe (record_sframe.sh);
 #   - the deep program's builds sign return addresses as asked
 #     (build/arm64/deep-build.tap, from devtools/tests/deep/build.sh);
-#   - the kselftests' own TAP (PIE, non-PIE, static, pac-ret, pac-ret+b-key,
-#     discovery), and that the AArch32 ones ran rather than skipped.
+#   - the AArch32 kselftests ran rather than skipped;
+# and on s390x, that the kselftest of a return address kept in an FPR ran.
 # Exits non-zero if any line is "not ok".
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
@@ -53,12 +55,14 @@ if [ "$arch" = arm64 ]; then
 fi
 retap "$out/deep.tap" "perf on the deep program"
 
-# The kselftests: arm64 only, so far
-if [ "$arch" = arm64 ] && ! [ -s "$out/kselftests.tap" ]; then
+# The kselftests
+if ! [ -s "$out/kselftests.tap" ]; then
 	tap FAIL "no kselftest output"
-elif [ "$arch" = arm64 ]; then
+else
 	cat "$out/kselftests.tap"
 	grep -qE '^not ok ' "$out/kselftests.tap" && fail=$((fail + 1))
+fi
+if [ "$arch" = arm64 ] && [ -s "$out/kselftests.tap" ]; then
 	# AArch32 tasks are really run (the root has arm-linux-gnueabihf-gcc,
 	# the kernel CONFIG_COMPAT, QEMU's CPU AArch32 at EL0): not skipped
 	for t in compat_prctl compat_samples; do
@@ -68,5 +72,13 @@ elif [ "$arch" = arm64 ]; then
 			tap FAIL "AArch32: $t did not run and pass: $(grep -m1 "global\.$t" "$out/kselftests.tap")"
 		fi
 	done
+fi
+if [ "$arch" = s390x ] && [ -s "$out/kselftests.tap" ]; then
+	# The return address in an FPR is s390x's case: run, not skipped
+	if [ "$(grep -cE '^ok [0-9]+ global\.leaf_ra_in_fpr$' "$out/kselftests.tap")" = 3 ]; then
+		tap OK "s390x: leaf_ra_in_fpr ran and passed in the three builds (not skipped)"
+	else
+		tap FAIL "s390x: leaf_ra_in_fpr did not run and pass in the three builds"
+	fi
 fi
 [ "$fail" = 0 ]

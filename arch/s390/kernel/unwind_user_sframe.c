@@ -55,50 +55,73 @@ int unwind_user_sframe_get_reg(struct pt_regs *regs, unsigned int reg,
 	return 0;
 }
 
+/* svc @nr: the two bytes of a system call with its number inline */
+#define S390_SVC(nr)	(0x0a00 | (nr))
+
+/**
+ * s390_sigreturn_regs - the saved registers of a signal return at @pc
+ * @state:	unwind state
+ * @pc:		an address in user space
+ *
+ * Context: Any context; with @state->nofault, it neither faults nor sleeps.
+ * Return: the offset of the interrupted code's _sigregs from the stack
+ * pointer, if @pc holds "svc 173" (rt_sigreturn: an rt_sigframe) or
+ * "svc 119" (sigreturn: a handler installed without SA_SIGINFO, the
+ * old-style sigframe); 0 otherwise.
+ */
+static unsigned long s390_sigreturn_regs(struct unwind_user_state *state,
+					 unsigned long pc)
+{
+	u16 insn;
+
+	BUILD_BUG_ON(__NR_rt_sigreturn > 0xff || __NR_sigreturn > 0xff);
+	if (unwind_user_read(state, &insn, (void __user *)pc, sizeof(insn)))
+		return 0;
+	if (insn == S390_SVC(__NR_rt_sigreturn))
+		return offsetof(struct rt_sigframe, uc.uc_mcontext);
+	if (insn == S390_SVC(__NR_sigreturn))
+		return offsetof(struct sigframe, sregs);
+	return 0;
+}
+
 /**
  * unwind_user_sigframe - step from the signal trampoline to the
  *			  interrupted code
  * @state:	unwind state whose ip may be the signal return trampoline
  *
  * A signal handler returns through r14 to the vDSO's
- * __kernel_rt_sigreturn, or to its own sa_restorer: "svc 173" in both.
- * The handler has restored its stack pointer, which is then at the
- * rt_sigframe the kernel built, whose ucontext holds the PSW and the
- * registers of the interrupted code.  A return address is the
- * trampoline's start; the sampled PC of the topmost frame may also be
- * just past the svc, with the same stack pointer.
+ * __kernel_rt_sigreturn or __kernel_sigreturn, or to its own
+ * sa_restorer: "svc 173" or, for a handler installed without
+ * SA_SIGINFO, "svc 119".  The handler has restored its stack pointer,
+ * which is then at the rt_sigframe or sigframe the kernel built, whose
+ * _sigregs hold the PSW and the registers of the interrupted code.  A
+ * return address is the trampoline's start; the sampled PC of the
+ * topmost frame may also be just past the svc, with the same stack
+ * pointer.
  *
  * Context: Any context; with @state->nofault, it neither faults nor sleeps.
  * Return: 0 with @state's ip, sp and fp loaded from the signal frame and
- * @state->sigregs at its saved general registers; -ENOENT if @state->ip
- * is not a signal trampoline; -EINVAL if the signal frame cannot be read.
+ * @state->sigregs at its saved registers; -ENOENT if @state->ip is not a
+ * signal trampoline; -EINVAL if the signal frame cannot be read.
  */
 int unwind_user_sigframe(struct unwind_user_state *state)
 {
-	/* svc __NR_rt_sigreturn */
-	const u16 svc = 0x0a00 | __NR_rt_sigreturn;
 	/* Where in the trampoline the PC may be: start, past the svc */
 	static const u8 at[] = { 0, 2 };
 	unsigned int i, n = state->topmost || state->exact_ip ?
 			    ARRAY_SIZE(at) : 1;
+	unsigned long off = 0, pc, sp, fp;
 	_s390_regs_common __user *sr;
-	unsigned long pc, sp, fp;
-	u16 insn;
 
-	BUILD_BUG_ON(__NR_rt_sigreturn > 0xff);
+	BUILD_BUG_ON(offsetof(_sigregs, regs) != 0);
 	if (state->ws != 8)
 		return -ENOENT;
-	for (i = 0; i < n && state->ip >= at[i]; i++) {
-		if (!unwind_user_read(state, &insn,
-				      (void __user *)(state->ip - at[i]),
-				      sizeof(insn)) && insn == svc)
-			break;
-	}
-	if (i == n || state->ip < at[i])
+	for (i = 0; i < n && !off && state->ip >= at[i]; i++)
+		off = s390_sigreturn_regs(state, state->ip - at[i]);
+	if (!off)
 		return -ENOENT;
 
-	sr = (void __user *)state->sp +
-	     offsetof(struct rt_sigframe, uc.uc_mcontext.regs);
+	sr = (void __user *)state->sp + off;
 	if (unwind_user_read(state, &pc, &sr->psw.addr, sizeof(pc)) ||
 	    unwind_user_read(state, &sp, &sr->gprs[15], sizeof(sp)) ||
 	    unwind_user_read(state, &fp, &sr->gprs[11], sizeof(fp)))
@@ -130,7 +153,6 @@ int unwind_user_sigframe_get_reg(struct unwind_user_state *state,
 {
 	_sigregs __user *sr = (void __user *)state->sigregs;
 
-	BUILD_BUG_ON(offsetof(_sigregs, regs) != 0);
 	if (reg >= S390_DWARF_REGS)
 		return -EINVAL;
 	reg = array_index_nospec(reg, S390_DWARF_REGS);

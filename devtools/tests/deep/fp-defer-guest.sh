@@ -16,17 +16,27 @@
 # in PROG have exactly the user chain spin d8 ... d1 main (or its tail,
 # for a sample in d2, say), then libc. The same
 # with kernel.sframe_unwind=0 is printed for comparison, not checked.
+# In the event (fp), the first sample in PROG finds its section not yet
+# discovered, which an interrupt cannot do: that sample has frame
+# pointers only (none here), and the task discovers the section at its
+# return to user space (kernel/unwind/sframe_repair.c). A sample that
+# interrupts that discovery misses too. Up to two such misses before the
+# first exact sample in spin ... d1 are counted apart (the s390x VM: 0, 1
+# or 2 in each of 15 runs, at most 0.2 ms apart, every later sample
+# exact); the 99 % are of the samples after them.
 n=$1 rounds=$2
 shift 2
 want="spin d8 d7 d6 d5 d4 d3 d2 d1 main"
-# chains FILE PROG: "exact total other" over the samples of FILE: total
-# counts the samples whose first user frame is in PROG, exact those whose
-# user chain from there is the rest of spin d8 ... d1 main; other counts
-# the rest (the kernel's exec of PROG, the dynamic loader, libc).
+# chains FILE PROG: "exact total other lead" over the samples of FILE:
+# total counts the samples whose first user frame is in PROG, exact those
+# whose user chain from there is the rest of spin d8 ... d1 main; other
+# counts the rest (the kernel's exec of PROG, the dynamic loader, libc);
+# lead counts the samples in PROG that are not exact and come before the
+# first exact one whose first frame is spin or d8 ... d1.
 chains() {
 	perf script -i "$1" -F ip,sym,dso 2>/dev/null |
 	awk -v want="$want" -v prog="($2)" '
-		BEGIN { nw = split(want, w, " ") }
+		BEGIN { nw = split(want, w, " "); for (i = 1; i <= nw; i++) inwant[w[i]] = 1 }
 		function hex(s,  v, i) {
 			v = 0
 			for (i = 1; i <= length(s); i++)
@@ -48,14 +58,19 @@ chains() {
 				;
 			for (j = 1; i <= nw && j <= n && f[j] == w[i]; i++)
 				j++
-			if (i > nw)
+			if (i > nw) {
 				exact++
+				if (f[1] != "main" && f[1] in inwant)
+					seen = 1
+			} else if (!seen) {
+				lead++
+			}
 			n = 0
 		}
 		/^[[:space:]]*$/ { flush(); next }
 		/kernel\.kallsyms/ { next }
 		{ a[++n] = $1; f[n] = $2; if (n == 1) dso1 = $NF }
-		END { flush(); printf "%d %d %d\n", exact, total, other }'
+		END { flush(); printf "%d %d %d %d\n", exact, total, other, lead }'
 }
 for prog; do
 	prog=$(readlink -f "$prog")
@@ -73,10 +88,15 @@ for prog; do
 		perf script -i /tmp/deep-1.data -F ip,sym,dso 2>/dev/null |
 			awk -v prog="($prog)" 'BEGIN { RS = "" } index($0, "spin " prog) { print; exit }' |
 			sed 's/^/# /'
-		if [ "$2" -ge 100 ] && [ $(($1 * 100)) -ge $(($2 * 99)) ]; then
-			echo "ok $n --call-graph $mode: $name: $1 of $2 samples in it have the exact user chain ($3 samples elsewhere: exec, ld.so)"
+		lead=0 what="$1 of $2 samples in it have the exact user chain"
+		if [ "$mode" = fp ] && [ "$4" -le 2 ]; then
+			lead=$4
+			what="$1 of $(($2 - lead)) samples in it after the first $lead (before the section's discovery) have the exact user chain"
+		fi
+		if [ $(($2 - lead)) -ge 100 ] && [ $(($1 * 100)) -ge $((($2 - lead) * 99)) ]; then
+			echo "ok $n --call-graph $mode: $name: $what ($3 samples elsewhere: exec, ld.so)"
 		else
-			echo "not ok $n --call-graph $mode: $name: $1 of $2 samples in it have the exact user chain (want >= 99 %, >= 100 samples)"
+			echo "not ok $n --call-graph $mode: $name: $what (want >= 99 %, >= 100 samples; $4 misses before the first exact one)"
 		fi
 		n=$((n + 1))
 	done

@@ -380,7 +380,7 @@ static size_t rewrite(struct blob *b, enum kind k)
 			b->sec[48 + 3] = 0;
 			break;
 		case 1:	/* 2^31 FREs in the function */
-			memcpy(b->sec + 28 + 12, "\0\0\0\x80", 4);
+			memcpy(b->sec + 28 + 12, &(uint32_t){1U << 31}, 4);
 			break;
 		case 2:	/* bad magic */
 			b->sec[0] ^= 0xff;

@@ -2,8 +2,8 @@
 /*
  * The short chains the tests unwind: f1 > f2 > f3 > leaf, built like the
  * rest of the program (no frame pointers, with SFrame; f2 has a 40-byte
- * frame), and fp1 > fp2 > fp3 > leaf with frame pointers kept, which is
- * what kernel.sframe_unwind=0 unwinds.  The program that includes this
+ * frame), and fp1 > fp2 > fp3 > leaf with frame pointers kept (on s390x
+ * the back chain), which is what kernel.sframe_unwind=0 unwinds.  The program that includes this
  * defines leaf_ptr, its innermost function, called through the pointer
  * so that the call is a real one.
  */
@@ -33,8 +33,15 @@ SFT_NOINLINE long f1(long x)
 	return f2(x) + 1;
 }
 
+/* s390x's frame-pointer walk follows the back chain */
+#ifdef __s390x__
+#define SFT_FP_BACKCHAIN	, __target__("backchain")
+#else
+#define SFT_FP_BACKCHAIN
+#endif
 #define SFT_FP	__attribute__((__noipa__,				\
-			       __optimize__("no-omit-frame-pointer")))
+			       __optimize__("no-omit-frame-pointer")	\
+			       SFT_FP_BACKCHAIN))
 
 SFT_FP long fp3(long x)
 {

@@ -85,7 +85,7 @@ static inline size_t sft_build_sframe(unsigned char *sec,
 			*fre++ = (unsigned char)at16_;			\
 		}							\
 		*fre++ = (ra) ? 0x05 : 0x03;				\
-		*fre++ = (cfa);						\
+		*fre++ = SFT_CFA(cfa);					\
 		if (ra)							\
 			*fre++ = (unsigned char)(ra);			\
 		nfres++;						\
@@ -98,7 +98,8 @@ static inline size_t sft_build_sframe(unsigned char *sec,
 	fre_bytes = fre - (sec + 48);
 
 	/* header: magic, v2, FDE_SORTED | FDE_FUNC_START_PCREL */
-	*p++ = 0xe2; *p++ = 0xde; *p++ = 2; *p++ = 0x05;
+	memcpy(p, &(uint16_t){0xdee2}, 2); p += 2;	/* target's order */
+	*p++ = 2; *p++ = 0x05;
 	*p++ = SFT_ABI;
 	*p++ = 0;			/* no fixed FP offset */
 	*p++ = (unsigned char)SFT_FIXED_RA;
