@@ -1126,6 +1126,41 @@ static void test_sigframe(void)
 }
 
 /*
+ * A restorer right after a function that SFrame covers (here LEAF, whose
+ * rule keeps the return address in a register): the lookup of the return
+ * address into the restorer finds LEAF's rule at its end, which does not
+ * apply to a caller's frame; the restorer's code is looked for then.
+ */
+static void test_sigframe_after_covered(void)
+{
+	const unsigned long sigsp = SP0 + 32, isp = SP0 + 0x180;
+	const unsigned long fp = SP0 + 0x300, restorer = LEAF_END;
+	const unsigned long sc = sigsp + offsetof(struct ucontext, uc_mcontext);
+	unsigned long ips[MAX_CHAIN];
+	struct store_data d;
+	unsigned int n;
+
+	prog_setup(true);
+	uspace_map(restorer, rt_sigreturn_code, sizeof(rt_sigreturn_code));
+	sim_text_add(restorer, restorer + 0x10);
+	set_regs(F_A + 0x10, SP0, 0);
+	put64(SP0 + 24, restorer);
+	put64(sc + offsetof(struct sigcontext_64, ip), F_A);
+	put64(sc + offsetof(struct sigcontext_64, sp), isp);
+	put64(sc + offsetof(struct sigcontext_64, bp), fp);
+	put64(isp, RA_MAIN);
+	main_frame(fp);
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("restorer after LEAF", ips, n, F_A + 0x10, restorer, F_A,
+		    RA_MAIN, RA_START);
+	check_clean();
+	CHECK_EQ(walk_nofault(&d, MAX_CHAIN), 0);
+	CHECK_CHAIN("nofault", d.ips, d.nr, F_A + 0x10, restorer, F_A,
+		    RA_MAIN, RA_START);
+	check_clean();
+}
+
+/*
  * The interrupted frame must be above the signal frame, unless the
  * handler ran on the alternate signal stack (or one whose place the
  * kernel forgot: SS_AUTODISARM)
@@ -1254,6 +1289,7 @@ static const struct test tests[] = {
 	TEST(not_user),
 	TEST(uprobe_entry),
 	TEST(sigframe),
+	TEST(sigframe_after_covered),
 	TEST(sigframe_stack),
 	TEST(sigframe_regs),
 };
