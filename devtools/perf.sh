@@ -10,9 +10,9 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ "${SFRAME_DIRTY:-0}" = 1 ] || "$REPO/devtools/tree.sh" apply
-# SFRAME_ARCH=arm64: cross-built with Debian's multiarch :arm64 libraries
-# (packages-sid.txt), without libdw and libtraceevent, into
-# build/perf-arm64/perf for the arm64 VM.
+# SFRAME_ARCH=arm64 or s390x: cross-built with Debian's multiarch
+# libraries of that architecture (packages-sid.txt), without libdw and
+# libtraceevent, into build/perf-ARCH/perf for the VM of ARCH.
 arch=${SFRAME_ARCH:-x86_64}
 case $arch in
 x86_64)	name=perf dest=$REPO/build/perf cc=gcc
@@ -23,6 +23,15 @@ arm64)	name=perf-arm64 dest=$REPO/build/perf-arm64 cc=aarch64-linux-gnu-gcc
 	       NO_LIBPYTHON=1 NO_LIBDW=1 NO_LIBTRACEEVENT=1 NO_SLANG=1 NO_LIBNUMA=1
 	       NO_LIBCAP=1 NO_CAPSTONE=1 NO_LIBUNWIND=1 NO_LIBCRYPTO=1 NO_LIBLLVM=1
 	       NO_LIBBPF=1 NO_LIBDEBUGINFOD=1 NO_LZMA=1) ;;
+s390x)	name=perf-s390x dest=$REPO/build/perf-s390x cc=s390x-linux-gnu-gcc
+	cross=(ARCH=s390 CROSS_COMPILE=s390x-linux-gnu-
+	       PKG_CONFIG_LIBDIR=/usr/lib/s390x-linux-gnu/pkgconfig:/usr/share/pkgconfig
+	       NO_LIBPYTHON=1 NO_LIBDW=1 NO_LIBTRACEEVENT=1 NO_SLANG=1 NO_LIBNUMA=1
+	       NO_LIBCAP=1 NO_CAPSTONE=1 NO_LIBUNWIND=1 NO_LIBCRYPTO=1 NO_LIBLLVM=1
+	       NO_LIBBPF=1 NO_LIBDEBUGINFOD=1 NO_LZMA=1
+	       # perf's own frames below the SFrame workload of its shell
+	       # test: the back chain, s390's frame pointers
+	       EXTRA_CFLAGS=-mbackchain) ;;
 *)	die "no perf build for $arch" ;;
 esac
 out=$(kbuild_dir "$name")

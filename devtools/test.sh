@@ -264,9 +264,7 @@ cross_level() {
 	mkdir -p "$out"
 	"$REPO/devtools/root.sh" "$arch" || return 1
 	kernel=$("$REPO/devtools/kbuild.sh" debug) || return 1
-	if [ "$arch" = arm64 ]; then
-		"$REPO/devtools/perf.sh" >/dev/null || return 1
-	fi
+	"$REPO/devtools/perf.sh" >/dev/null || return 1
 	"$REPO/devtools/tests/deep/build.sh" "$arch" "$out" >"$out/deep-build.tap" || return 1
 	"$REPO/devtools/selftests.sh" || return 1
 	vm_level "vm-$arch" "$(cross_key "$arch" "$kernel")" \

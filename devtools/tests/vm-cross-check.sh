@@ -10,9 +10,9 @@
 #     deep program: exact user chains;
 #   - the kselftests' own TAP (PIE, non-PIE, static, discovery; on arm64
 #     also pac-ret and pac-ret+b-key);
-# and on arm64 (not yet on s390x, see README):
 #   - perf cross-built from the patched tree passes its shell test of
 #     --call-graph sframe (record_sframe.sh);
+# and on arm64:
 #   - the deep program's builds sign return addresses as asked
 #     (build/arm64/deep-build.tap, from devtools/tests/deep/build.sh);
 #   - the AArch32 kselftests ran rather than skipped;
@@ -42,15 +42,15 @@ retap() {
 		esac
 	done <"$1"
 }
+log=$out/perf-test.log
+if ! [ -f "$log" ]; then
+	tap FAIL "perf's shell test did not run (no build/perf-$arch/perf?)"
+elif grep -q 'perf record --call-graph sframe *: Ok' "$log"; then
+	tap OK "perf test (perf cross-built from the patched tree): perf record --call-graph sframe ($(grep -m1 'samples in sframe_leaf' "$log"))"
+else
+	tap FAIL "perf test (perf cross-built from the patched tree): perf record --call-graph sframe (build/vm/perf-test.log)"
+fi
 if [ "$arch" = arm64 ]; then
-	log=$out/perf-test.log
-	if ! [ -f "$log" ]; then
-		tap FAIL "perf's shell test did not run (no build/perf-arm64/perf?)"
-	elif grep -q 'perf record --call-graph sframe *: Ok' "$log"; then
-		tap OK "perf test (perf cross-built from the patched tree): perf record --call-graph sframe ($(grep -m1 'samples in sframe_leaf' "$log"))"
-	else
-		tap FAIL "perf test (perf cross-built from the patched tree): perf record --call-graph sframe (build/vm/perf-test.log)"
-	fi
 	retap "$REPO/build/arm64/deep-build.tap" "the deep program's builds"
 fi
 retap "$out/deep.tap" "perf on the deep program"

@@ -11,6 +11,7 @@
 #define _SFT_CALLS_H
 
 #include "sft.h"
+#include "sft_arch.h"
 
 extern long (*leaf_ptr)(long);
 
@@ -33,15 +34,7 @@ SFT_NOINLINE long f1(long x)
 	return f2(x) + 1;
 }
 
-/* s390x's frame-pointer walk follows the back chain */
-#ifdef __s390x__
-#define SFT_FP_BACKCHAIN	, __target__("backchain")
-#else
-#define SFT_FP_BACKCHAIN
-#endif
-#define SFT_FP	__attribute__((__noipa__,				\
-			       __optimize__("no-omit-frame-pointer")	\
-			       SFT_FP_BACKCHAIN))
+/* SFT_FP (sft_arch.h): keep frame pointers, on s390x the back chain */
 
 SFT_FP long fp3(long x)
 {
