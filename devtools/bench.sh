@@ -20,10 +20,11 @@
 # build/bench/results.md. SFRAME_VM_QEMU_OPTS= (empty) measures wall time
 # of the emulation instead; then only ratios from one run mean something.
 #
-# SFRAME_ARCH=arm64 (make bench ARCH=arm64): the unwinder's parts only
-# (unwind cost per frame and lookup scaling, with and without the rule
-# cache) in the arm64 VM's perf flavour (configs/arm64-perf.config), same
-# -icount, into build/bench/arm64/.
+# SFRAME_ARCH=arm64 or s390x (make bench ARCH=arm64, ARCH=s390): the
+# unwinder's parts only (unwind cost per frame and lookup scaling, with
+# and without the rule cache) in that VM's perf flavour
+# (configs/ARCH-perf.config), same -icount, into build/bench/ARCH/.
+# On s390x "fp" is the back chain, s390's frame-pointer walk.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 need_root "the benchmark (toolchain root, VM)"
@@ -32,6 +33,7 @@ arch=${SFRAME_ARCH:-x86_64}
 case $arch in
 x86_64) out=$REPO/build/bench ;;
 arm64)	out=$REPO/build/bench/arm64 ;;
+s390x)	out=$REPO/build/bench/s390x ;;
 *)	die "no benchmark for $arch" ;;
 esac
 mkdir -p "$out"

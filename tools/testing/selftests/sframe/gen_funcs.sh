@@ -11,7 +11,8 @@
 # Each function is the code and CFI that gcc -O2 -fno-omit-frame-pointer
 # emits for the C in the comment of the output, in a file-scope asm():
 # gcc spends milliseconds on every function, too long for 100000 of them.
-# ARCH (x86_64 by default, or arm64) is the architecture of that code.
+# ARCH (x86_64 by default, arm64 or s390x) is the architecture of that
+# code; s390x's is gcc's with -mbackchain too, its frame pointers.
 set -eu
 
 n=${1:-}
@@ -24,6 +25,7 @@ esac
 case ${2:-x86_64} in
 x86|x86_64) arch=x86_64 ;;
 arm64|aarch64) arch=arm64 ;;
+s390|s390x) arch=s390x ;;
 *)	echo "$0: no function body for ${2}" >&2
 	exit 2
 	;;
@@ -83,6 +85,49 @@ function arm64_body() {
 	print "    \"	add	w0, w0, 1\\n\"					\\"
 	print "    \"	ret\\n\"						\\"
 }
+function s390x_body() {
+	print "    \"	stmg	%r11,%r15,88(%r15)\\n\"				\\"
+	print "    \"	.cfi_offset 11, -72\\n\"				\\"
+	print "    \"	.cfi_offset 12, -64\\n\"				\\"
+	print "    \"	.cfi_offset 13, -56\\n\"				\\"
+	print "    \"	.cfi_offset 14, -48\\n\"				\\"
+	print "    \"	.cfi_offset 15, -40\\n\"				\\"
+	print "    \"	lgr	%r14,%r15\\n\"				\\"
+	print "    \"	lay	%r15,-160(%r15)\\n\"				\\"
+	print "    \"	.cfi_def_cfa_offset 320\\n\"				\\"
+	print "    \"	stg	%r14,0(%r15)\\n\"				\\"
+	print "    \"	chi	%r2,1\\n\"				\\"
+	print "    \"	lgr	%r11,%r15\\n\"				\\"
+	print "    \"	.cfi_def_cfa_register 11\\n\"				\\"
+	print "    \"	jh	1f\\n\"				\\"
+	print "    \"	basr	%r14,%r3\\n\"				\\"
+	print "    \"	lmg	%r11,%r15,248(%r11)\\n\"				\\"
+	print "    \"	.cfi_remember_state\\n\"				\\"
+	print "    \"	.cfi_restore 15\\n\"				\\"
+	print "    \"	.cfi_restore 14\\n\"				\\"
+	print "    \"	.cfi_restore 13\\n\"				\\"
+	print "    \"	.cfi_restore 12\\n\"				\\"
+	print "    \"	.cfi_restore 11\\n\"				\\"
+	print "    \"	.cfi_def_cfa 15, 160\\n\"				\\"
+	print "    \"	ahi	%r2,1\\n\"				\\"
+	print "    \"	lgfr	%r2,%r2\\n\"				\\"
+	print "    \"	br	%r14\\n\"				\\"
+	print "    \"1:\\n\"				\\"
+	print "    \"	.cfi_restore_state\\n\"				\\"
+	print "    \"	ahi	%r2,-1\\n\"				\\"
+	print "    \"	lgfr	%r2,%r2\\n\"				\\"
+	print "    \"	brasl	%r14,f\" #j \"\\n\"				\\"
+	print "    \"	lmg	%r11,%r15,248(%r11)\\n\"				\\"
+	print "    \"	.cfi_restore 15\\n\"				\\"
+	print "    \"	.cfi_restore 14\\n\"				\\"
+	print "    \"	.cfi_restore 13\\n\"				\\"
+	print "    \"	.cfi_restore 12\\n\"				\\"
+	print "    \"	.cfi_restore 11\\n\"				\\"
+	print "    \"	.cfi_def_cfa 15, 160\\n\"				\\"
+	print "    \"	ahi	%r2,1\\n\"				\\"
+	print "    \"	lgfr	%r2,%r2\\n\"				\\"
+	print "    \"	br	%r14\\n\"				\\"
+}
 BEGIN {
 	s = int(n / 16)
 	if (s < 1)
@@ -114,6 +159,8 @@ BEGIN {
 	print "    \"	.cfi_startproc\\n\"					\\"
 	if (arch == "arm64")
 		arm64_body()
+	else if (arch == "s390x")
+		s390x_body()
 	else
 		x86_64_body()
 	print "    \"	.cfi_endproc\\n\"					\\"

@@ -178,6 +178,27 @@ asm("	.pushsection .text\n"
 	"	.cfi_endproc\n"
 	"	.size	bench_start, .-bench_start\n"
 	"	.popsection\n");
+#elif defined(__s390x__)
+/* Its frame's back chain is 0: the back chain walk ends there too */
+asm("	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.type	bench_start, @function\n"
+	"bench_start:\n"
+	"	.cfi_startproc\n"
+	"	.cfi_undefined 14\n"
+	"	stmg	%r14,%r15,112(%r15)\n"
+	"	lgr	%r1,%r2\n"
+	"	lgr	%r2,%r3\n"
+	"	aghi	%r15,-160\n"
+	"	.cfi_adjust_cfa_offset 160\n"
+	"	xc	0(8,%r15),0(%r15)\n"
+	"	basr	%r14,%r1\n"
+	"	lmg	%r14,%r15,272(%r15)\n"
+	"	.cfi_adjust_cfa_offset -160\n"
+	"	br	%r14\n"
+	"	.cfi_endproc\n"
+	"	.size	bench_start, .-bench_start\n"
+	"	.popsection\n");
 #else
 #error "unwind_bench: no bench_start() for this architecture"
 #endif
