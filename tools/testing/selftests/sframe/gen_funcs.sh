@@ -85,6 +85,17 @@ function arm64_body() {
 	print "    \"	add	w0, w0, 1\\n\"					\\"
 	print "    \"	ret\\n\"						\\"
 }
+function s390x_epilogue() {
+	print "    \"	.cfi_restore 15\\n\"				\\"
+	print "    \"	.cfi_restore 14\\n\"				\\"
+	print "    \"	.cfi_restore 13\\n\"				\\"
+	print "    \"	.cfi_restore 12\\n\"				\\"
+	print "    \"	.cfi_restore 11\\n\"				\\"
+	print "    \"	.cfi_def_cfa 15, 160\\n\"				\\"
+	print "    \"	ahi	%r2,1\\n\"				\\"
+	print "    \"	lgfr	%r2,%r2\\n\"				\\"
+	print "    \"	br	%r14\\n\"				\\"
+}
 function s390x_body() {
 	print "    \"	stmg	%r11,%r15,88(%r15)\\n\"				\\"
 	print "    \"	.cfi_offset 11, -72\\n\"				\\"
@@ -103,30 +114,14 @@ function s390x_body() {
 	print "    \"	basr	%r14,%r3\\n\"				\\"
 	print "    \"	lmg	%r11,%r15,248(%r11)\\n\"				\\"
 	print "    \"	.cfi_remember_state\\n\"				\\"
-	print "    \"	.cfi_restore 15\\n\"				\\"
-	print "    \"	.cfi_restore 14\\n\"				\\"
-	print "    \"	.cfi_restore 13\\n\"				\\"
-	print "    \"	.cfi_restore 12\\n\"				\\"
-	print "    \"	.cfi_restore 11\\n\"				\\"
-	print "    \"	.cfi_def_cfa 15, 160\\n\"				\\"
-	print "    \"	ahi	%r2,1\\n\"				\\"
-	print "    \"	lgfr	%r2,%r2\\n\"				\\"
-	print "    \"	br	%r14\\n\"				\\"
+	s390x_epilogue()
 	print "    \"1:\\n\"				\\"
 	print "    \"	.cfi_restore_state\\n\"				\\"
 	print "    \"	ahi	%r2,-1\\n\"				\\"
 	print "    \"	lgfr	%r2,%r2\\n\"				\\"
 	print "    \"	brasl	%r14,f\" #j \"\\n\"				\\"
 	print "    \"	lmg	%r11,%r15,248(%r11)\\n\"				\\"
-	print "    \"	.cfi_restore 15\\n\"				\\"
-	print "    \"	.cfi_restore 14\\n\"				\\"
-	print "    \"	.cfi_restore 13\\n\"				\\"
-	print "    \"	.cfi_restore 12\\n\"				\\"
-	print "    \"	.cfi_restore 11\\n\"				\\"
-	print "    \"	.cfi_def_cfa 15, 160\\n\"				\\"
-	print "    \"	ahi	%r2,1\\n\"				\\"
-	print "    \"	lgfr	%r2,%r2\\n\"				\\"
-	print "    \"	br	%r14\\n\"				\\"
+	s390x_epilogue()
 }
 BEGIN {
 	s = int(n / 16)

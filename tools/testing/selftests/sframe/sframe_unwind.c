@@ -783,6 +783,23 @@ SFT_NOINLINE long sig_f1(long x)
 	return sig_f2(x) + 1;
 }
 
+/*
+ * Call @fn, whose chain raises the signal, with the handler installed:
+ * 0 if the handler's sample succeeded with the chain @exp, to main
+ */
+static int sig_run(struct __test_metadata *_metadata, long (*fn)(long),
+		   const char * const *exp)
+{
+	memset(&sig_chain, 0, sizeof(sig_chain));
+	sig_ret = -1;
+	fn(1);
+	if (sig_ret) {
+		TH_LOG("the handler's sample failed: %d", sig_ret);
+		return -1;
+	}
+	return chain_check(_metadata, &sig_chain, exp, true);
+}
+
 TEST(signal_handler)
 {
 	static const char * const exp[] = {
@@ -790,10 +807,7 @@ TEST(signal_handler)
 		"sig_f2", "sig_f1", NULL };
 
 	ASSERT_NE(SIG_ERR, signal(SIGUSR1, sig_handler));
-	sig_f1(1);
-	ASSERT_EQ(0, sig_ret);
-	ASSERT_EQ(0, chain_check(_metadata, &sig_chain, exp,
-				 true));
+	ASSERT_EQ(0, sig_run(_metadata, sig_f1, exp));
 }
 
 /*
@@ -815,11 +829,7 @@ TEST(signal_altstack)
 	ASSERT_NE(MAP_FAILED, ss.ss_sp);
 	ASSERT_EQ(0, sigaltstack(&ss, &old));
 	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
-	memset(&sig_chain, 0, sizeof(sig_chain));
-	sig_ret = -1;
-	sig_f1(1);
-	ASSERT_EQ(0, sig_ret);
-	ASSERT_EQ(0, chain_check(_metadata, &sig_chain, exp, true));
+	ASSERT_EQ(0, sig_run(_metadata, sig_f1, exp));
 	ASSERT_EQ(0, sigaltstack(&old, NULL));
 	munmap(ss.ss_sp, size);
 }
@@ -857,11 +867,7 @@ TEST(signal_frameless_leaf)
 
 	sig_pid = getpid();
 	ASSERT_NE(SIG_ERR, signal(SIGUSR1, sig_handler));
-	memset(&sig_chain, 0, sizeof(sig_chain));
-	sig_ret = -1;
-	sig_leaf_f1(1);
-	ASSERT_EQ(0, sig_ret);
-	ASSERT_EQ(0, chain_check(_metadata, &sig_chain, exp, true));
+	ASSERT_EQ(0, sig_run(_metadata, sig_leaf_f1, exp));
 }
 
 /*
@@ -886,11 +892,7 @@ TEST(signal_siginfo)
 				.sa_flags = SA_SIGINFO };
 
 	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
-	memset(&sig_chain, 0, sizeof(sig_chain));
-	sig_ret = -1;
-	sig_f1(1);
-	ASSERT_EQ(0, sig_ret);
-	ASSERT_EQ(0, chain_check(_metadata, &sig_chain, exp, true));
+	ASSERT_EQ(0, sig_run(_metadata, sig_f1, exp));
 	ASSERT_NE(SIG_ERR, signal(SIGUSR1, SIG_DFL));
 }
 
@@ -929,11 +931,7 @@ TEST(signal_own_restorer)
 
 	ASSERT_EQ(0, syscall(SYS_rt_sigaction, SIGUSR1, &ksa, NULL,
 			     sizeof(ksa.mask)));
-	memset(&sig_chain, 0, sizeof(sig_chain));
-	sig_ret = -1;
-	sig_f1(1);
-	ASSERT_EQ(0, sig_ret);
-	ASSERT_EQ(0, chain_check(_metadata, &sig_chain, exp, true));
+	ASSERT_EQ(0, sig_run(_metadata, sig_f1, exp));
 	ASSERT_NE(SIG_ERR, signal(SIGUSR1, SIG_DFL));
 }
 

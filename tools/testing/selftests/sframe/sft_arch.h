@@ -110,11 +110,6 @@ static const unsigned char jit_fp_code[] = {
 
 #define SFT_FP_SP_EXACT		1
 
-/* Functions that keep frame pointers (sft_calls.h) */
-#define SFT_FP	__attribute__((__noipa__, __optimize__("no-omit-frame-pointer")))
-/* hostile_section_sampling: samples without SFrame / with, at most */
-#define SFT_HOSTILE_SLOWDOWN	2
-
 #elif defined(__aarch64__)
 
 static inline long sft_syscall0(long nr)
@@ -204,9 +199,6 @@ static const uint32_t jit_fp_code[] = {
 	"	.popsection\n"
 
 #define SFT_FP_SP_EXACT		0
-
-#define SFT_FP	__attribute__((__noipa__, __optimize__("no-omit-frame-pointer")))
-#define SFT_HOSTILE_SLOWDOWN	2
 
 #elif defined(__s390x__)
 
@@ -346,6 +338,15 @@ static const unsigned char jit_fp_code[] = {
 
 #else
 #error "the SFrame kselftests know x86-64, arm64 and s390x"
+#endif
+
+/* Functions that keep frame pointers (sft_calls.h) */
+#ifndef SFT_FP
+#define SFT_FP	__attribute__((__noipa__, __optimize__("no-omit-frame-pointer")))
+#endif
+/* hostile_section_sampling: samples without SFrame / with, at most */
+#ifndef SFT_HOSTILE_SLOWDOWN
+#define SFT_HOSTILE_SLOWDOWN	2
 #endif
 
 /* Defined where a test puts SFT_RESTORER_ASM, SFT_FPR_LEAF_ASM */

@@ -1066,31 +1066,42 @@ static void test_uprobe_entry(void)
 }
 
 /*
+ * A handler (A + 0x10, CFA = SP0 + 32) that returns to @restorer, with
+ * the rt_sigframe at SP0 + 32 of code interrupted at A's first byte with
+ * the stack pointer @isp, whose caller is main
+ */
+static void sigframe_stack(unsigned long restorer, unsigned long isp)
+{
+	const unsigned long sigsp = SP0 + 32, fp = SP0 + 0x300;
+	const unsigned long sc = sigsp + offsetof(struct ucontext, uc_mcontext);
+
+	set_regs(F_A + 0x10, SP0, 0);
+	put64(SP0 + 24, restorer);
+	put64(sc + offsetof(struct sigcontext_64, ip), F_A);
+	put64(sc + offsetof(struct sigcontext_64, sp), isp);
+	put64(sc + offsetof(struct sigcontext_64, bp), fp);
+	put64(isp, RA_MAIN);
+	main_frame(fp);
+}
+
+/*
  * Through a signal frame: the handler returns to the restorer, which is
  * found by its code (no FDE) or by a signal FDE; the interrupted IP is
  * exact, here the first byte of A.
  */
 static void test_sigframe(void)
 {
-	const unsigned long sigsp = SP0 + 32, isp = SP0 + 0x180;
-	const unsigned long fp = SP0 + 0x300;
+	const unsigned long sigsp = SP0 + 32, fp = SP0 + 0x300;
 	const unsigned long restorers[] = { F_SIG, F_SIG2 };
 	/* The PCs sampled in the restorer, from its start: see below */
 	const unsigned long in_restorer[] = { 0, 7, 9 };
-	const unsigned long sc = sigsp + offsetof(struct ucontext, uc_mcontext);
 	unsigned long ips[MAX_CHAIN];
 	struct store_data d;
 	unsigned int i, n;
 
 	for (i = 0; i < ARRAY_SIZE(restorers); i++) {
 		prog_setup(true);
-		set_regs(F_A + 0x10, SP0, 0);
-		put64(SP0 + 24, restorers[i]);
-		put64(sc + offsetof(struct sigcontext_64, ip), F_A);
-		put64(sc + offsetof(struct sigcontext_64, sp), isp);
-		put64(sc + offsetof(struct sigcontext_64, bp), fp);
-		put64(isp, RA_MAIN);
-		main_frame(fp);
+		sigframe_stack(restorers[i], SP0 + 0x180);
 		n = walk(ips, MAX_CHAIN);
 		CHECK_CHAIN("through the signal frame", ips, n, F_A + 0x10,
 			    restorers[i], F_A, RA_MAIN, RA_START);
@@ -1133,9 +1144,7 @@ static void test_sigframe(void)
  */
 static void test_sigframe_after_covered(void)
 {
-	const unsigned long sigsp = SP0 + 32, isp = SP0 + 0x180;
-	const unsigned long fp = SP0 + 0x300, restorer = LEAF_END;
-	const unsigned long sc = sigsp + offsetof(struct ucontext, uc_mcontext);
+	const unsigned long restorer = LEAF_END;
 	unsigned long ips[MAX_CHAIN];
 	struct store_data d;
 	unsigned int n;
@@ -1143,13 +1152,7 @@ static void test_sigframe_after_covered(void)
 	prog_setup(true);
 	uspace_map(restorer, rt_sigreturn_code, sizeof(rt_sigreturn_code));
 	sim_text_add(restorer, restorer + 0x10);
-	set_regs(F_A + 0x10, SP0, 0);
-	put64(SP0 + 24, restorer);
-	put64(sc + offsetof(struct sigcontext_64, ip), F_A);
-	put64(sc + offsetof(struct sigcontext_64, sp), isp);
-	put64(sc + offsetof(struct sigcontext_64, bp), fp);
-	put64(isp, RA_MAIN);
-	main_frame(fp);
+	sigframe_stack(restorer, SP0 + 0x180);
 	n = walk(ips, MAX_CHAIN);
 	CHECK_CHAIN("restorer after LEAF", ips, n, F_A + 0x10, restorer, F_A,
 		    RA_MAIN, RA_START);
@@ -1167,20 +1170,12 @@ static void test_sigframe_after_covered(void)
  */
 static void test_sigframe_stack(void)
 {
-	const unsigned long sigsp = SP0 + 32, isp = SP0 - 0x100;
-	const unsigned long fp = SP0 + 0x300;
-	const unsigned long sc = sigsp + offsetof(struct ucontext, uc_mcontext);
 	unsigned long ips[MAX_CHAIN];
 	unsigned int n;
 
 	prog_setup(true);
-	set_regs(F_A + 0x10, SP0, 0);
-	put64(SP0 + 24, F_SIG2);
-	put64(sc + offsetof(struct sigcontext_64, ip), F_A);
-	put64(sc + offsetof(struct sigcontext_64, sp), isp);
-	put64(sc + offsetof(struct sigcontext_64, bp), fp);
-	put64(isp, RA_MAIN);
-	main_frame(fp);
+	/* Interrupted below the signal frame */
+	sigframe_stack(F_SIG2, SP0 - 0x100);
 	n = walk(ips, MAX_CHAIN);
 	CHECK_CHAIN("interrupted below", ips, n, F_A + 0x10, F_SIG2);
 	check_clean();
