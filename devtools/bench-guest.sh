@@ -9,7 +9,7 @@
 # OUT/runs.txt (perf record sframe/fp/dwarf of the demo workload,
 # devtools/demo/record-guest.sh) and OUT/bpf.txt (user stacks for BPF on
 # the same workload, devtools/bpf/bench-guest.sh).
-# BENCH_ARCH=arm64 (the arm64 VM): unwind_bench from build/selftests-arm64,
+# BENCH_ARCH=arm64 or s390x (that VM): unwind_bench from build/selftests-ARCH,
 # and only the unwinder's parts (unwind.txt, lookup.txt, *-nocache.txt).
 set -euo pipefail
 repo=$1 out=$2

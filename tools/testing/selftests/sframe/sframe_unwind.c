@@ -910,7 +910,7 @@ TEST(signal_siginfo)
 
 asm(SFT_RESTORER_ASM);
 
-/* The kernel's struct sigaction of x86-64 and arm64 */
+/* The kernel's struct sigaction of x86-64, arm64 and s390x */
 struct sft_kernel_sigaction {
 	void (*handler)(int sig);
 	unsigned long flags;
