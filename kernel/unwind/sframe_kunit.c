@@ -762,6 +762,34 @@ static void test_fre_addr2_addr4(struct kunit *test)
 	}
 }
 
+/*
+ * The lookup passes over the FREs before the one it finds by their length,
+ * which it takes from the info byte: an FRE of every data word count and
+ * size, then the one to find.
+ */
+static void test_fre_skip_lengths(struct kunit *test)
+{
+	static const u8 sizes[] = { W1, W2, W4 };
+	struct sfb_fre fres[] = {
+		{ 0, 0, { 0 } },
+		{ 1, FRE_INFO(SP, 1, W1), { 24 } },
+	};
+	const struct sfb_fde fdes[] = {
+		{ F(1), 4, FDE_INFO(A1, INC), 0, 0, FRES(fres) },
+	};
+	struct sfb_sec s = { V3, SORTED | PCREL, AMD64, 0, -8, 0, FDES(fdes) };
+	unsigned int c, w;
+
+	for (w = 0; w < ARRAY_SIZE(sizes); w++) {
+		for (c = 0; c <= SFRAME_FRE_MAX_DATAWORDS; c++) {
+			fres[0].info = FRE_INFO(SP, c, sizes[w]);
+			EXPECT_INIT_OK(test, &s);
+			EXPECT_RULE(test, F(1) + 1, "cfa=r7+24 ra=[cfa-8] fp=same");
+			EXPECT_AT(test, F(1) + 3, F(1), 4, 1);
+		}
+	}
+}
+
 static void test_dataword_sizes(struct kunit *test)
 {
 	static const struct sfb_fre fres[] = {
@@ -1799,6 +1827,7 @@ static struct kunit_case sframe_test_cases[] = {
 	KUNIT_CASE(test_empty_section),
 	KUNIT_CASE(test_binary_search),
 	KUNIT_CASE(test_fre_addr2_addr4),
+	KUNIT_CASE(test_fre_skip_lengths),
 	KUNIT_CASE(test_dataword_sizes),
 	KUNIT_CASE(test_pctype_mask),
 	KUNIT_CASE(test_pctype_mask_odd),

@@ -554,6 +554,170 @@ struct sframe_match {
 };
 
 /*
+ * Inside the window: the index of the last FDE whose function starts at or
+ * before @pc, or 0 if there is none (the caller's range check of FDE 0
+ * then fails).  @v2 is a constant in each of the two copies the compiler
+ * makes, so that a probe is one load and no test of the layout.  Each
+ * probe halves @n: at most 32 probes.
+ */
+static __always_inline int sframe_fde_search(const struct sframe_section *sec,
+					     unsigned long pc, bool v2, u32 *idx)
+{
+	unsigned int size = v2 ? sizeof(struct sframe_fde_v2) :
+				 sizeof(struct sframe_fde_v3);
+	bool pcrel = sec->flags & SFRAME_F_FDE_FUNC_START_PCREL;
+	unsigned long fdes = sec->fdes_start;
+	u32 lo = 0, n = sec->num_fdes;
+
+	/* The answer is in [lo, lo + n) */
+	while (n > 1) {
+		u32 half = n / 2;
+		unsigned long addr = fdes + (unsigned long)(lo + half) * size;
+		unsigned long start = pcrel ? addr : sec->sframe_start;
+
+		if (v2) {
+			s32 off;
+
+			sframe_get(off, s32, addr, efault);
+			start += (long)off;
+		} else {
+			s64 off;
+
+			sframe_get(off, s64, addr, efault);
+			start += (unsigned long)off;
+		}
+		if (start <= pc)
+			lo += half;
+		n -= half;
+	}
+	*idx = lo;
+	return 0;
+efault:
+	return -EFAULT;
+}
+
+/*
+ * The bytes of an FRE's data words from its info byte, for every info
+ * byte: count << size (SFRAME_FRE_INFO_DATAWORD_COUNT() and _SIZE()), or
+ * SFRAME_FRE_BAD_WORDS for the reserved word size 3 (info bits 5-6 set).
+ * A table, because a lookup computes it for every FRE it passes.
+ */
+#define SFRAME_FRE_BAD_WORDS		0xff
+#define SFRAME_FRE_MAX_WORDS_LEN	(0xf << SFRAME_FRE_DATAWORD_4B)
+
+static const u8 sframe_fre_words_len[256] = {
+	0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7,
+	8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, 14, 14, 15, 15,
+	0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10, 10, 12, 12, 14, 14,
+	16, 16, 18, 18, 20, 20, 22, 22, 24, 24, 26, 26, 28, 28, 30, 30,
+	0, 0, 4, 4, 8, 8, 12, 12, 16, 16, 20, 20, 24, 24, 28, 28,
+	32, 32, 36, 36, 40, 40, 44, 44, 48, 48, 52, 52, 56, 56, 60, 60,
+	255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+	255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+	0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7,
+	8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, 14, 14, 15, 15,
+	0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10, 10, 12, 12, 14, 14,
+	16, 16, 18, 18, 20, 20, 22, 22, 24, 24, 26, 26, 28, 28, 30, 30,
+	0, 0, 4, 4, 8, 8, 12, 12, 16, 16, 20, 20, 24, 24, 28, 28,
+	32, 32, 36, 36, 40, 40, 44, 44, 48, 48, 52, 52, 56, 56, 60, 60,
+	255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+	255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+};
+
+/*
+ * Inside the window: the last FRE of @m->fde that starts at or before
+ * @pc_off, into @m->fre.  @asize, the size of an FRE's start address, and
+ * @checked are constants in each of the copies the compiler makes.  Every
+ * FRE's bytes lie in the FRE sub-section before they are read: checked
+ * one by one if @checked, else known from the caller's check that the
+ * FDE's FREs fit even at their largest.  At most SFRAME_FDE_MAX_FRES
+ * iterations, see sframe_fde_attr().
+ */
+static __always_inline int sframe_fre_scan(const struct sframe_section *sec,
+					   struct sframe_match *m, u32 pc_off,
+					   unsigned int asize, bool checked,
+					   enum sframe_reason *reason)
+{
+	unsigned long addr = m->fde.fres_addr, end = sec->fres_end;
+	unsigned long found_addr = 0;
+	unsigned int len = 0, wlen, found_len = 0;
+	u8 info, found_info = 0;
+	s64 prev = -1;
+	u32 i, start;
+
+	for (i = 0; i < m->fde.fres_num; i++, addr += len) {
+		/* fres_addr is in the sub-section and @addr only grows */
+		if (checked && asize + 1 > end - addr)
+			goto outside;
+		switch (asize) {
+		case 1:
+			sframe_get(start, u8, addr, efault);
+			break;
+		case 2:
+			sframe_get(start, u16, addr, efault);
+			break;
+		default:
+			sframe_get(start, u32, addr, efault);
+			break;
+		}
+		sframe_get(info, u8, addr + asize, efault);
+
+		wlen = sframe_fre_words_len[info];
+		if (wlen == SFRAME_FRE_BAD_WORDS)
+			goto bad_size;
+		len = asize + 1 + wlen;
+		if (checked && len > end - addr)
+			goto outside;
+		if ((s64)start <= prev)
+			goto not_increasing;
+		if (start > pc_off)
+			break;
+		prev = start;
+		found_addr = addr;
+		found_len = len;
+		found_info = info;
+	}
+	m->fres_read = i < m->fde.fres_num ? i + 1 : i;
+	if (prev < 0)
+		return -ENOENT;
+	m->fre.start = prev;
+	m->fre.addr = found_addr;
+	m->fre.len = found_len;
+	m->fre.info = found_info;
+	return 0;
+
+outside:
+	m->fres_read = i + 1;
+	return sframe_bad(reason, SFRAME_R_FRE_OUTSIDE);
+bad_size:
+	m->fres_read = i + 1;
+	return sframe_bad(reason, SFRAME_R_BAD_DATAWORD_SIZE);
+not_increasing:
+	m->fres_read = i + 1;
+	return sframe_bad(reason, SFRAME_R_FRE_NOT_INCREASING);
+efault:
+	m->fres_read = i + 1;
+	return -EFAULT;
+}
+
+/*
+ * sframe_fre_scan() for FREs of @asize bytes of start address: without a
+ * check per FRE where all of them fit in the sub-section at their largest
+ * (SFRAME_FDE_MAX_FRES FREs of at most 65 bytes: no overflow).
+ */
+static __always_inline int sframe_fre_scan_asize(const struct sframe_section *sec,
+						 struct sframe_match *m,
+						 u32 pc_off, unsigned int asize,
+						 enum sframe_reason *reason)
+{
+	unsigned long room = sec->fres_end - m->fde.fres_addr;
+
+	if (m->fde.fres_num * (asize + 1 + SFRAME_FRE_MAX_WORDS_LEN) <= room)
+		return sframe_fre_scan(sec, m, pc_off, asize, false, reason);
+	return sframe_fre_scan(sec, m, pc_off, asize, true, reason);
+}
+
+/*
  * Inside the window: the FDE of the function containing @pc (binary
  * search over the start addresses, then the whole entry), the last FRE
  * that starts at or before @pc, and its data words.  An FDE without FREs
@@ -564,32 +728,21 @@ static __always_inline int sframe_find_fre(const struct sframe_section *sec,
 					   struct sframe_match *m,
 					   enum sframe_reason *reason)
 {
-	u32 lo = 0, hi = sec->num_fdes, idx = 0, pc_off, i;
-	unsigned long start, addr;
-	bool found = false;
-	struct sframe_fre fre;
+	u32 idx, pc_off;
 	int ret;
 
-	while (lo < hi) {
-		u32 mid = lo + (hi - lo) / 2;
-
-		ret = sframe_fde_start(sec, mid, &start);
-		if (ret)
-			return ret;
-		if (start <= pc) {
-			idx = mid;
-			found = true;
-			lo = mid + 1;
-		} else {
-			hi = mid;
-		}
-	}
-	if (!found)
-		return -ENOENT;
+	if (sec->version == SFRAME_VERSION_2)
+		ret = sframe_fde_search(sec, pc, true, &idx);
+	else
+		ret = sframe_fde_search(sec, pc, false, &idx);
+	if (ret)
+		return ret;
 	ret = sframe_fde_read(sec, idx, &m->fde, reason);
 	if (ret)
 		return ret;
-	if (pc - m->fde.func_start >= m->fde.func_size)
+	/* Also catches a @pc below the first function */
+	if (pc < m->fde.func_start ||
+	    pc - m->fde.func_start >= m->fde.func_size)
 		return -ENOENT;
 	ret = sframe_fde_attr(sec, &m->fde, reason);
 	if (ret || !m->fde.fres_num)
@@ -599,24 +752,19 @@ static __always_inline int sframe_find_fre(const struct sframe_section *sec,
 	if (SFRAME_FDE_INFO_PCTYPE(m->fde.info) == SFRAME_FDE_PCTYPE_MASK)
 		pc_off %= m->fde.rep_size;
 
-	/* At most SFRAME_FDE_MAX_FRES iterations, see sframe_fde_attr() */
-	found = false;
-	addr = m->fde.fres_addr;
-	for (i = 0; i < m->fde.fres_num; i++) {
-		m->fres_read = i + 1;
-		ret = sframe_fre_hdr(sec, &m->fde, addr, &fre, reason);
-		if (ret)
-			return ret;
-		if (found && fre.start <= m->fre.start)
-			return sframe_bad(reason, SFRAME_R_FRE_NOT_INCREASING);
-		if (fre.start > pc_off)
-			break;
-		m->fre = fre;
-		found = true;
-		addr += fre.len;
+	switch (SFRAME_FDE_INFO_FRE_TYPE(m->fde.info)) {
+	case SFRAME_FRE_TYPE_ADDR1:
+		ret = sframe_fre_scan_asize(sec, m, pc_off, 1, reason);
+		break;
+	case SFRAME_FRE_TYPE_ADDR2:
+		ret = sframe_fre_scan_asize(sec, m, pc_off, 2, reason);
+		break;
+	default:
+		ret = sframe_fre_scan_asize(sec, m, pc_off, 4, reason);
+		break;
 	}
-	if (!found)
-		return -ENOENT;
+	if (ret)
+		return ret;
 	return sframe_fre_words(&m->fre, m->ctrl, m->word, reason);
 }
 
