@@ -16,6 +16,9 @@
 
 extern unsigned long sim_warnings;
 
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+
 #define WARN_ONCE(cond, fmt, ...) ({					\
 	bool __warn_cond = !!(cond);					\
 									\
