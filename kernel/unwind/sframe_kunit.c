@@ -764,12 +764,11 @@ static void test_fre_addr2_addr4(struct kunit *test)
 
 /*
  * The lookup passes over the FREs before the one it finds by their length,
- * which it takes from the info byte: an FRE of every data word count and
- * size, then the one to find.
+ * which it takes from the info byte: an FRE of every info byte, then the
+ * one to find.  The reserved data word size makes the section corrupt.
  */
 static void test_fre_skip_lengths(struct kunit *test)
 {
-	static const u8 sizes[] = { W1, W2, W4 };
 	struct sfb_fre fres[] = {
 		{ 0, 0, { 0 } },
 		{ 1, FRE_INFO(SP, 1, W1), { 24 } },
@@ -778,15 +777,18 @@ static void test_fre_skip_lengths(struct kunit *test)
 		{ F(1), 4, FDE_INFO(A1, INC), 0, 0, FRES(fres) },
 	};
 	struct sfb_sec s = { V3, SORTED | PCREL, AMD64, 0, -8, 0, FDES(fdes) };
-	unsigned int c, w;
+	unsigned int info;
 
-	for (w = 0; w < ARRAY_SIZE(sizes); w++) {
-		for (c = 0; c <= SFRAME_FRE_MAX_DATAWORDS; c++) {
-			fres[0].info = FRE_INFO(SP, c, sizes[w]);
+	for (info = 0; info <= U8_MAX; info++) {
+		fres[0].info = info;
+		if (SFRAME_FRE_INFO_DATAWORD_SIZE(info) > W4) {
 			EXPECT_INIT_OK(test, &s);
-			EXPECT_RULE(test, F(1) + 1, "cfa=r7+24 ra=[cfa-8] fp=same");
-			EXPECT_AT(test, F(1) + 3, F(1), 4, 1);
+			EXPECT_BAD(test, F(1) + 1, SFRAME_R_BAD_DATAWORD_SIZE);
+			continue;
 		}
+		EXPECT_INIT_OK(test, &s);
+		EXPECT_RULE(test, F(1) + 1, "cfa=r7+24 ra=[cfa-8] fp=same");
+		EXPECT_AT(test, F(1) + 3, F(1), 4, 1);
 	}
 }
 

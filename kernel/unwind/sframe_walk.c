@@ -576,14 +576,16 @@ static __always_inline int sframe_fde_search(const struct sframe_section *sec,
 		unsigned long start = pcrel ? addr : sec->sframe_start;
 
 		if (v2) {
+			const struct sframe_fde_v2 __user *e = (void __user *)addr;
 			s32 off;
 
-			sframe_get(off, s32, addr, efault);
+			unsafe_get_user(off, &e->start_addr, efault);
 			start += (long)off;
 		} else {
+			const struct sframe_fde_v3 __user *e = (void __user *)addr;
 			s64 off;
 
-			sframe_get(off, s64, addr, efault);
+			unsafe_get_user(off, &e->start_off, efault);
 			start += (unsigned long)off;
 		}
 		if (start <= pc)
@@ -606,22 +608,22 @@ efault:
 #define SFRAME_FRE_MAX_WORDS_LEN	(0xf << SFRAME_FRE_DATAWORD_4B)
 
 static const u8 sframe_fre_words_len[256] = {
+	/* bit 7 clear */
 	0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7,
 	8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, 14, 14, 15, 15,
 	0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10, 10, 12, 12, 14, 14,
 	16, 16, 18, 18, 20, 20, 22, 22, 24, 24, 26, 26, 28, 28, 30, 30,
 	0, 0, 4, 4, 8, 8, 12, 12, 16, 16, 20, 20, 24, 24, 28, 28,
 	32, 32, 36, 36, 40, 40, 44, 44, 48, 48, 52, 52, 56, 56, 60, 60,
-	255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-	255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+	[0x60 ... 0x7f] = SFRAME_FRE_BAD_WORDS,
+	/* bit 7 set (AArch64: signed RA) */
 	0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7,
 	8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, 14, 14, 15, 15,
 	0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10, 10, 12, 12, 14, 14,
 	16, 16, 18, 18, 20, 20, 22, 22, 24, 24, 26, 26, 28, 28, 30, 30,
 	0, 0, 4, 4, 8, 8, 12, 12, 16, 16, 20, 20, 24, 24, 28, 28,
 	32, 32, 36, 36, 40, 40, 44, 44, 48, 48, 52, 52, 56, 56, 60, 60,
-	255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-	255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+	[0xe0 ... 0xff] = SFRAME_FRE_BAD_WORDS,
 };
 
 /*
@@ -712,7 +714,8 @@ static __always_inline int sframe_fre_scan_asize(const struct sframe_section *se
 {
 	unsigned long room = sec->fres_end - m->fde.fres_addr;
 
-	if (m->fde.fres_num * (asize + 1 + SFRAME_FRE_MAX_WORDS_LEN) <= room)
+	if ((unsigned long)m->fde.fres_num *
+	    (asize + 1 + SFRAME_FRE_MAX_WORDS_LEN) <= room)
 		return sframe_fre_scan(sec, m, pc_off, asize, false, reason);
 	return sframe_fre_scan(sec, m, pc_off, asize, true, reason);
 }
@@ -728,6 +731,7 @@ static __always_inline int sframe_find_fre(const struct sframe_section *sec,
 					   struct sframe_match *m,
 					   enum sframe_reason *reason)
 {
+	unsigned long start;
 	u32 idx, pc_off;
 	int ret;
 
@@ -737,10 +741,16 @@ static __always_inline int sframe_find_fre(const struct sframe_section *sec,
 		ret = sframe_fde_search(sec, pc, false, &idx);
 	if (ret)
 		return ret;
+	/* A @pc below the first function: the search did not look */
+	if (!idx) {
+		ret = sframe_fde_start(sec, 0, &start);
+		if (ret || pc < start)
+			return ret ?: -ENOENT;
+	}
 	ret = sframe_fde_read(sec, idx, &m->fde, reason);
 	if (ret)
 		return ret;
-	/* Also catches a @pc below the first function */
+	/* The section may have changed since the search: check again */
 	if (pc < m->fde.func_start ||
 	    pc - m->fde.func_start >= m->fde.func_size)
 		return -ENOENT;
