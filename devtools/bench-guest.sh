@@ -20,6 +20,11 @@ esac
 rc=/sys/module/sframe/parameters/rule_cache
 # (bench.sh boots it with vm_bench: a usable clock, or another boot)
 uname -r >"$out/kernel.txt"
+# Whether hrtimers are in high-resolution mode: if not (a guest whose
+# APIC timer failed its verification, as under -icount with some QEMU
+# builds), cpu-clock samples only at the tick and the sampled parts
+# (perf record, BPF) are not comparable with runs that had it
+grep -c 'hres_active.*: 1' /proc/timer_list >"$out/hres.txt" || true
 # With the rule cache (the default), then every lookup made in full
 runs=${BENCH_RUNS:-3}
 for cache in 1 0; do

@@ -59,7 +59,7 @@ vm_bench perf "$out/vm.log" "BENCH_ARCH=$arch $REPO/devtools/bench-guest.sh $REP
 rm -f "$out"/*-nocache.txt
 rm -f "$out"/stream-*.txt.gz
 rm -f "$out/bpf.txt"
-for f in kernel.txt unwind.txt lookup.txt runs.txt unwind-nocache.txt lookup-nocache.txt bpf.txt \
+for f in kernel.txt hres.txt unwind.txt lookup.txt runs.txt unwind-nocache.txt lookup-nocache.txt bpf.txt \
 	stream-demo.txt.gz stream-zstd.txt.gz stream-lookup.txt.gz; do
 	[ -f "$REPO/build/vm/$f" ] && cp "$REPO/build/vm/$f" "$out/"
 done
@@ -264,6 +264,10 @@ if b:
           f"deferred BPF / in-event frame pointers {rr('deferred_over_in_event_fp')}, "
           f"in-event SFrame / in-event frame pointers {rr('in_event_over_in_event_fp')}")
 PY
+[ "$arch" = x86_64 ] && [ "$(cat "$out/hres.txt" 2>/dev/null)" = 0 ] && {
+	echo
+	echo "WARNING: the guest's hrtimers were not in high-resolution mode (its APIC timer failed verification): cpu-clock sampled at the tick, so the BPF figures above and the perf record figures below are not comparable with runs that had it"
+} >>"$out/results.md"
 [ "$arch" = x86_64 ] && {
 	echo
 	echo "perf record of the demo workload at the same sampling period:"
