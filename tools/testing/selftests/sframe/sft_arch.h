@@ -302,10 +302,14 @@ static const unsigned char jit_fp_code[] = {
 			       __target__("backchain")))
 /*
  * Under QEMU's emulation, where each in-event walk of the hostile test
- * reads about 1,000 FREs, s390x got 29-50 % of the samples with -g in
- * six runs (292, 412, 439, 471, 488 and 498 of 990-1000)
+ * reads about 1,000 FREs, s390x got 21-50 % of the samples with -g in
+ * ten runs (292, 412, 439, 471, 488 and 498 of 990-1000; then 202 of
+ * 945, 333 of 999, 373 of 991, 360 of 999), where x86-64 and arm64
+ * keep nearly all of them.  The test is about the sampled process
+ * keeping samples at all; why emulated s390x loses more is not
+ * measured.
  */
-#define SFT_HOSTILE_SLOWDOWN	4
+#define SFT_HOSTILE_SLOWDOWN	6
 
 /*
  * sft_fpr_leaf: a leaf that keeps its return address in f2 and r11 in
