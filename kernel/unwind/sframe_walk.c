@@ -154,16 +154,19 @@ static __always_inline bool sframe_uaccess_begin(const struct sframe_section *se
 #define sframe_get(x, type, addr, label) \
 	unsafe_get_user(x, (const type __user *)(addr), label)
 
-/* The start address of the function of FDE @idx (< sec->num_fdes) */
-static __always_inline int sframe_fde_start(const struct sframe_section *sec,
-					    u32 idx, unsigned long *start)
+/*
+ * The start address of the function of the FDE table entry at @addr; @v2
+ * is a constant where the caller knows the layout
+ */
+static __always_inline int sframe_fde_start_at(const struct sframe_section *sec,
+					       unsigned long addr, bool v2,
+					       unsigned long *start)
 {
-	unsigned long addr = sec->fdes_start + (unsigned long)idx * sec->fde_size;
 	unsigned long base = sec->sframe_start;
 
 	if (sec->flags & SFRAME_F_FDE_FUNC_START_PCREL)
 		base = addr;
-	if (sec->version == SFRAME_VERSION_2) {
+	if (v2) {
 		const struct sframe_fde_v2 __user *e = (const void __user *)addr;
 		s32 off;
 
@@ -179,6 +182,15 @@ static __always_inline int sframe_fde_start(const struct sframe_section *sec,
 	return 0;
 efault:
 	return -EFAULT;
+}
+
+/* The start address of the function of FDE @idx (< sec->num_fdes) */
+static __always_inline int sframe_fde_start(const struct sframe_section *sec,
+					    u32 idx, unsigned long *start)
+{
+	return sframe_fde_start_at(sec, sec->fdes_start +
+				   (unsigned long)idx * sec->fde_size,
+				   sec->version == SFRAME_VERSION_2, start);
 }
 
 /*
@@ -253,20 +265,39 @@ efault:
 	return -EFAULT;
 }
 
-/* Read the start address and info byte of the FRE at @addr. */
-static __always_inline int sframe_fre_hdr(const struct sframe_section *sec,
-					  const struct sframe_fde *fde,
-					  unsigned long addr,
-					  struct sframe_fre *fre,
-					  enum sframe_reason *reason)
+/*
+ * The bytes of an FRE's data words, indexed by its word count and size
+ * (SFRAME_FRE_WORDS()): count << size, or SFRAME_FRE_BAD_WORDS for the
+ * reserved size 3.  A table, because a lookup needs it for every FRE it
+ * passes.
+ */
+#define SFRAME_FRE_WORDS(info)		(((info) >> 1) & 0x3f)
+#define SFRAME_FRE_BAD_WORDS		0xff
+#define SFRAME_FRE_MAX_WORDS_LEN	(0xf << SFRAME_FRE_DATAWORD_4B)
+
+static const u8 sframe_fre_words_len[64] = {
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+	0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30,
+	0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60,
+	[48 ... 63] = SFRAME_FRE_BAD_WORDS,
+};
+
+/*
+ * Read the start address and info byte of the FRE at @addr, of @asize
+ * bytes of start address, and set its length.  @addr is in the FRE
+ * sub-section (at most at its end).  With @checked, the FRE's bytes are
+ * checked to lie in the sub-section before they are read; without, the
+ * caller knows they do.
+ */
+static __always_inline int sframe_fre_head(const struct sframe_section *sec,
+					   unsigned long addr, unsigned int asize,
+					   bool checked, struct sframe_fre *fre,
+					   enum sframe_reason *reason)
 {
-	unsigned int asize = 1U << SFRAME_FDE_INFO_FRE_TYPE(fde->info);
-	unsigned int wsize;
+	unsigned int wlen;
 
-	if (addr < sec->fres_start || addr > sec->fres_end ||
-	    asize + 1 > sec->fres_end - addr)
+	if (checked && asize + 1 > sec->fres_end - addr)
 		return sframe_bad(reason, SFRAME_R_FRE_OUTSIDE);
-
 	switch (asize) {
 	case 1:
 		sframe_get(fre->start, u8, addr, efault);
@@ -281,15 +312,29 @@ static __always_inline int sframe_fre_hdr(const struct sframe_section *sec,
 	sframe_get(fre->info, u8, addr + asize, efault);
 	fre->addr = addr;
 
-	wsize = SFRAME_FRE_INFO_DATAWORD_SIZE(fre->info);
-	if (wsize > SFRAME_FRE_DATAWORD_4B)
+	wlen = sframe_fre_words_len[SFRAME_FRE_WORDS(fre->info)];
+	if (wlen == SFRAME_FRE_BAD_WORDS)
 		return sframe_bad(reason, SFRAME_R_BAD_DATAWORD_SIZE);
-	fre->len = asize + 1 + (SFRAME_FRE_INFO_DATAWORD_COUNT(fre->info) << wsize);
-	if (fre->len > sec->fres_end - addr)
+	fre->len = asize + 1 + wlen;
+	if (checked && fre->len > sec->fres_end - addr)
 		return sframe_bad(reason, SFRAME_R_FRE_OUTSIDE);
 	return 0;
 efault:
 	return -EFAULT;
+}
+
+/* Read the start address and info byte of the FRE at @addr. */
+static __always_inline int sframe_fre_hdr(const struct sframe_section *sec,
+					  const struct sframe_fde *fde,
+					  unsigned long addr,
+					  struct sframe_fre *fre,
+					  enum sframe_reason *reason)
+{
+	unsigned int asize = 1U << SFRAME_FDE_INFO_FRE_TYPE(fde->info);
+
+	if (addr < sec->fres_start || addr > sec->fres_end)
+		return sframe_bad(reason, SFRAME_R_FRE_OUTSIDE);
+	return sframe_fre_head(sec, addr, asize, true, fre, reason);
 }
 
 /*
@@ -565,7 +610,6 @@ static __always_inline int sframe_fde_search(const struct sframe_section *sec,
 {
 	unsigned int size = v2 ? sizeof(struct sframe_fde_v2) :
 				 sizeof(struct sframe_fde_v3);
-	bool pcrel = sec->flags & SFRAME_F_FDE_FUNC_START_PCREL;
 	unsigned long fdes = sec->fdes_start;
 	u32 lo = 0, n = sec->num_fdes;
 
@@ -573,58 +617,19 @@ static __always_inline int sframe_fde_search(const struct sframe_section *sec,
 	while (n > 1) {
 		u32 half = n / 2;
 		unsigned long addr = fdes + (unsigned long)(lo + half) * size;
-		unsigned long start = pcrel ? addr : sec->sframe_start;
+		unsigned long start;
+		int ret;
 
-		if (v2) {
-			const struct sframe_fde_v2 __user *e = (void __user *)addr;
-			s32 off;
-
-			unsafe_get_user(off, &e->start_addr, efault);
-			start += (long)off;
-		} else {
-			const struct sframe_fde_v3 __user *e = (void __user *)addr;
-			s64 off;
-
-			unsafe_get_user(off, &e->start_off, efault);
-			start += (unsigned long)off;
-		}
+		ret = sframe_fde_start_at(sec, addr, v2, &start);
+		if (ret)
+			return ret;
 		if (start <= pc)
 			lo += half;
 		n -= half;
 	}
 	*idx = lo;
 	return 0;
-efault:
-	return -EFAULT;
 }
-
-/*
- * The bytes of an FRE's data words from its info byte, for every info
- * byte: count << size (SFRAME_FRE_INFO_DATAWORD_COUNT() and _SIZE()), or
- * SFRAME_FRE_BAD_WORDS for the reserved word size 3 (info bits 5-6 set).
- * A table, because a lookup computes it for every FRE it passes.
- */
-#define SFRAME_FRE_BAD_WORDS		0xff
-#define SFRAME_FRE_MAX_WORDS_LEN	(0xf << SFRAME_FRE_DATAWORD_4B)
-
-static const u8 sframe_fre_words_len[256] = {
-	/* bit 7 clear */
-	0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7,
-	8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, 14, 14, 15, 15,
-	0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10, 10, 12, 12, 14, 14,
-	16, 16, 18, 18, 20, 20, 22, 22, 24, 24, 26, 26, 28, 28, 30, 30,
-	0, 0, 4, 4, 8, 8, 12, 12, 16, 16, 20, 20, 24, 24, 28, 28,
-	32, 32, 36, 36, 40, 40, 44, 44, 48, 48, 52, 52, 56, 56, 60, 60,
-	[0x60 ... 0x7f] = SFRAME_FRE_BAD_WORDS,
-	/* bit 7 set (AArch64: signed RA) */
-	0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7,
-	8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, 14, 14, 15, 15,
-	0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10, 10, 12, 12, 14, 14,
-	16, 16, 18, 18, 20, 20, 22, 22, 24, 24, 26, 26, 28, 28, 30, 30,
-	0, 0, 4, 4, 8, 8, 12, 12, 16, 16, 20, 20, 24, 24, 28, 28,
-	32, 32, 36, 36, 40, 40, 44, 44, 48, 48, 52, 52, 56, 56, 60, 60,
-	[0xe0 ... 0xff] = SFRAME_FRE_BAD_WORDS,
-};
 
 /*
  * Inside the window: the last FRE of @m->fde that starts at or before
@@ -640,66 +645,33 @@ static __always_inline int sframe_fre_scan(const struct sframe_section *sec,
 					   unsigned int asize, bool checked,
 					   enum sframe_reason *reason)
 {
-	unsigned long addr = m->fde.fres_addr, end = sec->fres_end;
-	unsigned long found_addr = 0;
-	unsigned int len = 0, wlen, found_len = 0;
-	u8 info, found_info = 0;
+	unsigned long addr = m->fde.fres_addr;
+	struct sframe_fre fre, found = { };
 	s64 prev = -1;
-	u32 i, start;
+	int ret = 0;
+	u32 i;
 
-	for (i = 0; i < m->fde.fres_num; i++, addr += len) {
-		/* fres_addr is in the sub-section and @addr only grows */
-		if (checked && asize + 1 > end - addr)
-			goto outside;
-		switch (asize) {
-		case 1:
-			sframe_get(start, u8, addr, efault);
+	/* fres_addr is in the sub-section and @addr only grows */
+	for (i = 0; i < m->fde.fres_num; i++, addr += fre.len) {
+		ret = sframe_fre_head(sec, addr, asize, checked, &fre, reason);
+		if (ret)
 			break;
-		case 2:
-			sframe_get(start, u16, addr, efault);
-			break;
-		default:
-			sframe_get(start, u32, addr, efault);
+		if ((s64)fre.start <= prev) {
+			ret = sframe_bad(reason, SFRAME_R_FRE_NOT_INCREASING);
 			break;
 		}
-		sframe_get(info, u8, addr + asize, efault);
-
-		wlen = sframe_fre_words_len[info];
-		if (wlen == SFRAME_FRE_BAD_WORDS)
-			goto bad_size;
-		len = asize + 1 + wlen;
-		if (checked && len > end - addr)
-			goto outside;
-		if ((s64)start <= prev)
-			goto not_increasing;
-		if (start > pc_off)
+		if (fre.start > pc_off)
 			break;
-		prev = start;
-		found_addr = addr;
-		found_len = len;
-		found_info = info;
+		prev = fre.start;
+		found = fre;
 	}
 	m->fres_read = i < m->fde.fres_num ? i + 1 : i;
+	if (ret)
+		return ret;
 	if (prev < 0)
 		return -ENOENT;
-	m->fre.start = prev;
-	m->fre.addr = found_addr;
-	m->fre.len = found_len;
-	m->fre.info = found_info;
+	m->fre = found;
 	return 0;
-
-outside:
-	m->fres_read = i + 1;
-	return sframe_bad(reason, SFRAME_R_FRE_OUTSIDE);
-bad_size:
-	m->fres_read = i + 1;
-	return sframe_bad(reason, SFRAME_R_BAD_DATAWORD_SIZE);
-not_increasing:
-	m->fres_read = i + 1;
-	return sframe_bad(reason, SFRAME_R_FRE_NOT_INCREASING);
-efault:
-	m->fres_read = i + 1;
-	return -EFAULT;
 }
 
 /*
