@@ -65,7 +65,10 @@ binfmt_register() {
 	local q conf name bm=/proc/sys/fs/binfmt_misc
 	q=$(qemu_arch "$1")
 	name=sframe-qemu-$q
+	# The roots of two architectures are made side by side: the other
+	# one may mount binfmt_misc, or register, between the test and ours
 	[ -e "$bm/register" ] || mount -t binfmt_misc binfmt_misc "$bm" ||
+		[ -e "$bm/register" ] ||
 		die "cannot mount binfmt_misc (needed to run $1 programs under qemu-user)"
 	[ -e "$bm/$name" ] && return 0
 	conf=$SID_ROOT/usr/lib/binfmt.d/qemu-$q.conf
@@ -73,6 +76,7 @@ binfmt_register() {
 	# :name:type:offset:magic:mask:interpreter:flags
 	awk -F: -v OFS=: -v n="$name" -v i="$SID_ROOT/usr/bin/qemu-$q" \
 		'{ $2 = n; $7 = i; if ($8 !~ /F/) $8 = $8 "F"; print }' "$conf" >"$bm/register" ||
+		[ -e "$bm/$name" ] ||
 		die "registering qemu-$q with binfmt_misc failed"
 }
 
