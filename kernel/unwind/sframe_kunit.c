@@ -15,9 +15,11 @@
 #include <linux/err.h>
 #include <linux/errno.h>
 #include <linux/limits.h>
+#include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/module.h>
+#include <linux/overflow.h>
 #include <linux/sprintf.h>
 #include <linux/string.h>
 #include <linux/types.h>
@@ -1794,6 +1796,209 @@ static void test_null_reason(struct kunit *test)
 }
 
 /* ------------------------------------------------------------------ */
+/* The FDE index */
+
+/* The same result at @pc with and without the section's index */
+static void sf_expect_index_same(struct kunit *test, int line,
+				 unsigned long pc)
+{
+	struct sf_ctx *c = test->priv;
+	struct sframe_fde_index *index = c->sec.fde_index;
+	struct sframe_rule a = {}, b = {};
+	enum sframe_reason ra, rb;
+	int reta, retb;
+
+	c->sec.fde_index = NULL;
+	reta = sframe_find(&c->sec, pc, &a, &ra);
+	c->sec.fde_index = index;
+	retb = sframe_find(&c->sec, pc, &b, &rb);
+	if (reta != retb || ra != rb ||
+	    (!reta && (a.func_start != b.func_start ||
+		       a.func_size != b.func_size ||
+		       a.fre_start != b.fre_start ||
+		       a.fres_read != b.fres_read ||
+		       a.cfa.off != b.cfa.off || a.flags != b.flags)))
+		KUNIT_FAIL(test,
+			   "line %d: find(%#lx) = %d func %#lx fre %#x, with the index (shift %u) %d func %#lx fre %#x",
+			   line, pc, reta, a.func_start, a.fre_start,
+			   index->shift, retb, b.func_start, b.fre_start);
+}
+
+#define EXPECT_INDEX_SAME(test, pc) sf_expect_index_same(test, __LINE__, pc)
+
+/* Through the index: -ENOENT, or the rule of a function containing @pc */
+static void sf_expect_index_sane(struct kunit *test, int line,
+				 unsigned long pc)
+{
+	struct sf_ctx *c = test->priv;
+	struct sframe_rule r = {};
+	int ret = sframe_find(&c->sec, pc, &r, &c->why);
+
+	if (ret ? ret != -ENOENT :
+		  pc < r.func_start || pc - r.func_start >= r.func_size)
+		KUNIT_FAIL(test, "line %d: find(%#lx) = %d func %#lx size %u",
+			   line, pc, ret, r.func_start, r.func_size);
+}
+
+#define EXPECT_INDEX_SANE(test, pc) sf_expect_index_sane(test, __LINE__, pc)
+
+/*
+ * Build the index of the current section with blocks of 1 << @shift bytes
+ * and check each entry: the last of @fdes that starts at or before its
+ * block, or 0
+ */
+static struct sframe_fde_index *sf_index(struct kunit *test, u8 shift,
+					 const struct sfb_fde *fdes, u32 n)
+{
+	struct sf_ctx *c = test->priv;
+	struct sframe_fde_index *index;
+	unsigned long bs;
+	u32 blocks, b, i;
+
+	blocks = ((c->sec.text_end - c->sec.text_start - 1) >> shift) + 1;
+	index = kunit_kzalloc(test, struct_size(index, from, blocks),
+			      GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, index);
+	index->nr = blocks;
+	index->shift = shift;
+	KUNIT_ASSERT_EQ(test, sframe_index_build(&c->sec, index, &c->why), 0);
+	KUNIT_EXPECT_EQ(test, c->why, SFRAME_R_NONE);
+	for (b = 0; b < blocks; b++) {
+		bs = c->sec.text_start + ((unsigned long)b << shift);
+		for (i = n - 1; i && fdes[i].func > bs; i--)
+			;
+		KUNIT_EXPECT_EQ(test, index->from[b], i);
+	}
+	return index;
+}
+
+/*
+ * A lookup through the FDE index finds what the binary search of the
+ * whole table finds, at the edges of every function and of the blocks,
+ * whatever the block size and the FDE layout; the index is made for its
+ * section's text; a table that changes after the index was made is still
+ * read with every check; an unsorted table gets no index.
+ */
+static void test_fde_index(struct kunit *test)
+{
+	static const struct sfb_fre fre[] = {
+		{ 0, FRE_INFO(SP, 1, W1), { 8 } },
+		{ 1, FRE_INFO(SP, 1, W1), { 16 } },
+	};
+	static const u8 shifts[] = { 6, 10, 12, 14, 16, 19 };
+	static const u8 layouts[][2] = {
+		{ V3, SORTED | PCREL }, { V3, SORTED },
+		{ V2, SORTED | PCREL }, { V2, SORTED },
+	};
+	struct sf_ctx *c = test->priv;
+	struct sframe_fde_index *index;
+	unsigned long f, bs;
+	struct sfb_fde *fdes;
+	u32 i, b, n = SFB_MAX_FDES, blocks, size;
+	unsigned int k, l;
+	struct sfb_sec s;
+	u8 shift;
+
+	fdes = kunit_kcalloc(test, n, sizeof(*fdes), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, fdes);
+	/*
+	 * Half of the functions packed in the first 3 KiB (sizes 1 to 96,
+	 * gaps 0 to 15), the other half spread over the text (gaps of 5 to
+	 * 25 KiB): blocks of many functions and blocks of none
+	 */
+	for (i = 0, f = F(0) + 3; i < n; i++) {
+		size = 1 + (i * 37) % 96;
+		fdes[i] = (struct sfb_fde){ f, size, FDE_INFO(A1, INC), 0, 0,
+					    FRES(fre) };
+		f += size + (i < n / 2 ? (i * 11) % 16 : 0x1400 * (1 + i % 5));
+	}
+	KUNIT_ASSERT_LT(test, f, TEXT_END - 0x123);
+
+	for (l = 0; l < ARRAY_SIZE(layouts); l++) {
+		s = (struct sfb_sec){ layouts[l][0], layouts[l][1], AMD64, 0,
+				      -8, 0, n, fdes };
+		EXPECT_INIT_OK(test, &s);
+		/* 80 FDEs, at most 20 blocks over 1 MiB: 64 KiB each */
+		blocks = sframe_index_blocks(&c->sec, &shift);
+		KUNIT_EXPECT_EQ(test, blocks, 16U);
+		KUNIT_EXPECT_EQ(test, shift, 16);
+		/* A text end off the blocks: the last block is partial */
+		c->sec.text_end = TEXT_END - 0x123;
+
+		for (k = 0; k < ARRAY_SIZE(shifts); k++) {
+			index = sf_index(test, shifts[k], fdes, n);
+			c->sec.fde_index = index;
+			for (i = 0; i < n; i++) {
+				f = fdes[i].func;
+				EXPECT_INDEX_SAME(test, f - 1);
+				EXPECT_INDEX_SAME(test, f);
+				EXPECT_INDEX_SAME(test, f + fdes[i].size - 1);
+				EXPECT_INDEX_SAME(test, f + fdes[i].size);
+				EXPECT_AT(test, f, f, fdes[i].size, 0);
+			}
+			/* The blocks of the functions, and the last ones */
+			for (b = 0; b < index->nr; b++) {
+				if (b > 64 && b + 2 < index->nr)
+					continue;
+				bs = TEXT_START + ((unsigned long)b << shifts[k]);
+				if (b)
+					EXPECT_INDEX_SAME(test, bs - 1);
+				EXPECT_INDEX_SAME(test, bs);
+				EXPECT_INDEX_SAME(test, bs + 1);
+			}
+			EXPECT_NOENT(test, TEXT_START);
+			EXPECT_NOENT(test, c->sec.text_end - 1);
+			EXPECT_NOENT(test, c->sec.text_end);
+			c->sec.fde_index = NULL;
+		}
+	}
+
+	/* The index is made for the section's blocks: -EINVAL otherwise */
+	index->nr++;
+	KUNIT_EXPECT_EQ(test, sframe_index_build(&c->sec, index, NULL), -EINVAL);
+	index->nr--;
+	index->shift = BITS_PER_LONG;
+	KUNIT_EXPECT_EQ(test, sframe_index_build(&c->sec, index, NULL), -EINVAL);
+
+	/*
+	 * The table changes in user memory after the index was made (every
+	 * function moved up by 8 bytes): what a lookup finds through the
+	 * index is still checked, a PC outside the function it found gets
+	 * -ENOENT
+	 */
+	index = sf_index(test, 10, fdes, n);
+	for (i = 0; i < n; i++)
+		fdes[i].func += 8;
+	sf_build(test, &s);
+	sf_upload(test, 0, c->lay.len);
+	c->sec.fde_index = index;
+	for (i = 0; i < n; i++) {
+		f = fdes[i].func;
+		EXPECT_INDEX_SANE(test, f - 8);
+		EXPECT_INDEX_SANE(test, f);
+		EXPECT_INDEX_SANE(test, f + fdes[i].size - 1);
+	}
+	/* An index of another section still keeps the search in the table */
+	c->sec.num_fdes = 3;
+	for (i = 0; i < n; i++)
+		EXPECT_INDEX_SANE(test, fdes[i].func);
+	c->sec.fde_index = NULL;
+
+	/* Unsorted: the first two functions swapped */
+	swap(fdes[0], fdes[1]);
+	EXPECT_INIT_OK(test, &s);
+	c->sec.text_end = TEXT_END - 0x123;
+	KUNIT_EXPECT_EQ(test, sframe_index_build(&c->sec, index, &c->why),
+			-EBADMSG);
+	KUNIT_EXPECT_EQ(test, c->why, SFRAME_R_FDES_NOT_SORTED);
+
+	/* Too few FDEs for an index */
+	s.nfdes = SFRAME_INDEX_MIN_FDES - 1;
+	EXPECT_INIT_OK(test, &s);
+	KUNIT_EXPECT_EQ(test, sframe_index_blocks(&c->sec, &shift), 0U);
+}
+
+/* ------------------------------------------------------------------ */
 
 static int sframe_test_init(struct kunit *test)
 {
@@ -1828,6 +2033,7 @@ static struct kunit_case sframe_test_cases[] = {
 	KUNIT_CASE(test_amd64_v3_far_text),
 	KUNIT_CASE(test_empty_section),
 	KUNIT_CASE(test_binary_search),
+	KUNIT_CASE(test_fde_index),
 	KUNIT_CASE(test_fre_addr2_addr4),
 	KUNIT_CASE(test_fre_skip_lengths),
 	KUNIT_CASE(test_dataword_sizes),

@@ -18,14 +18,20 @@
  * are read in native byte order.
  */
 #include <linux/array_size.h>
+#include <linux/build_bug.h>
 #include <linux/errno.h>
 #include <linux/limits.h>
 #include <linux/minmax.h>
+#include <linux/nospec.h>
 #include <linux/overflow.h>
+#include <linux/refcount.h>
 #include <linux/sched.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
 #include <linux/stddef.h>
 #include <linux/types.h>
 #include <linux/uaccess.h>
+#include <linux/unwind_user.h>
 #include <asm/tlb.h>
 
 #include "sframe_format.h"
@@ -122,10 +128,10 @@ const char *sframe_reason_str(enum sframe_reason reason)
 	return sframe_reasons[reason];
 }
 
-static bool sframe_abi_aarch64(const struct sframe_section *sec)
+static __always_inline bool sframe_abi_aarch64(u8 abi)
 {
-	return sec->abi == SFRAME_ABI_AARCH64_ENDIAN_BIG ||
-	       sec->abi == SFRAME_ABI_AARCH64_ENDIAN_LITTLE;
+	return abi == SFRAME_ABI_AARCH64_ENDIAN_BIG ||
+	       abi == SFRAME_ABI_AARCH64_ENDIAN_LITTLE;
 }
 
 static __always_inline int sframe_bad(enum sframe_reason *reason,
@@ -155,17 +161,16 @@ static __always_inline bool sframe_uaccess_begin(const struct sframe_section *se
 	unsafe_get_user(x, (const type __user *)(addr), label)
 
 /*
- * The start address of the function of the FDE table entry at @addr; @v2
- * is a constant where the caller knows the layout
+ * The start address of the function of the FDE table entry at @addr,
+ * relative to @addr if @pcrel, else to the section; @v2 and @pcrel are
+ * constants where the caller knows the layout
  */
 static __always_inline int sframe_fde_start_at(const struct sframe_section *sec,
 					       unsigned long addr, bool v2,
-					       unsigned long *start)
+					       bool pcrel, unsigned long *start)
 {
-	unsigned long base = sec->sframe_start;
+	unsigned long base = pcrel ? addr : sec->sframe_start;
 
-	if (sec->flags & SFRAME_F_FDE_FUNC_START_PCREL)
-		base = addr;
 	if (v2) {
 		const struct sframe_fde_v2 __user *e = (const void __user *)addr;
 		s32 off;
@@ -190,7 +195,9 @@ static __always_inline int sframe_fde_start(const struct sframe_section *sec,
 {
 	return sframe_fde_start_at(sec, sec->fdes_start +
 				   (unsigned long)idx * sec->fde_size,
-				   sec->version == SFRAME_VERSION_2, start);
+				   sec->version == SFRAME_VERSION_2,
+				   sec->flags & SFRAME_F_FDE_FUNC_START_PCREL,
+				   start);
 }
 
 /*
@@ -376,8 +383,15 @@ efault:
 	return -EFAULT;
 }
 
+/*
+ * Decoding an FRE into a rule.  The functions below take the section's
+ * ABI as @abi: sframe_fre_decode_fast() passes a constant for the ABI of
+ * the architecture, so that its copy of them has no test of another ABI.
+ */
+
 /* RA or FP location when no data word gives one */
-static void sframe_loc_default(struct sframe_loc *loc, s8 fixed_off)
+static __always_inline void sframe_loc_default(struct sframe_loc *loc,
+					       s8 fixed_off)
 {
 	if (fixed_off) {
 		loc->kind = SFRAME_LOC_CFA_DEREF;
@@ -388,11 +402,12 @@ static void sframe_loc_default(struct sframe_loc *loc, s8 fixed_off)
 }
 
 /* RA or FP location from the stack offset @off of a default FRE */
-static int sframe_loc_stack(const struct sframe_section *sec,
-			    struct sframe_loc *loc, s32 off, bool ra,
-			    enum sframe_reason *reason)
+static __always_inline int sframe_loc_stack(const struct sframe_section *sec,
+					    u8 abi, struct sframe_loc *loc,
+					    s32 off, bool ra,
+					    enum sframe_reason *reason)
 {
-	if (sec->abi == SFRAME_ABI_S390X_ENDIAN_BIG) {
+	if (abi == SFRAME_ABI_S390X_ENDIAN_BIG) {
 		if (ra && off == SFRAME_FRE_RA_OFFSET_INVALID) {
 			loc->kind = SFRAME_LOC_SAME;
 			return 0;
@@ -418,30 +433,32 @@ static int sframe_loc_stack(const struct sframe_section *sec,
  * The CFA offset from its data word: s390x stores it adjusted and scaled
  * down (SFRAME_S390X_CFA_OFFSET_DECODE()), in default and flexible FDEs.
  */
-static int sframe_cfa_off(const struct sframe_section *sec, s32 word,
-			  s32 *off, enum sframe_reason *reason)
+static __always_inline int sframe_cfa_off(u8 abi, s32 word, s32 *off,
+					  enum sframe_reason *reason)
 {
 	*off = word;
-	if (sec->abi == SFRAME_ABI_S390X_ENDIAN_BIG &&
+	if (abi == SFRAME_ABI_S390X_ENDIAN_BIG &&
 	    (check_mul_overflow(word, SFRAME_S390X_CFA_OFFSET_ALIGNMENT_FACTOR, off) ||
 	     check_sub_overflow(*off, SFRAME_S390X_CFA_OFFSET_ADJUSTMENT, off)))
 		return sframe_bad(reason, SFRAME_R_BAD_OFFSET);
 	return 0;
 }
 
-static int sframe_rule_default(const struct sframe_section *sec, u8 info,
-			       const s32 *word, unsigned int count,
-			       struct sframe_rule *rule,
-			       enum sframe_reason *reason)
+static __always_inline int sframe_rule_default(const struct sframe_section *sec,
+					       u8 abi_id, u8 info,
+					       const s32 *word,
+					       unsigned int count,
+					       struct sframe_rule *rule,
+					       enum sframe_reason *reason)
 {
-	const struct sframe_abi *abi = &sframe_abis[sec->abi];
+	const struct sframe_abi *abi = &sframe_abis[abi_id];
 	s32 off;
 	int ret;
 
 	if (count > abi->max_words)
 		return sframe_bad(reason, SFRAME_R_BAD_DATAWORD_COUNT);
 
-	ret = sframe_cfa_off(sec, word[0], &off, reason);
+	ret = sframe_cfa_off(abi_id, word[0], &off, reason);
 	if (ret)
 		return ret;
 
@@ -456,14 +473,14 @@ static int sframe_rule_default(const struct sframe_section *sec, u8 info,
 	sframe_loc_default(&rule->fp, sec->fixed_fp_off);
 
 	if (abi->ra_word && count > abi->ra_word) {
-		ret = sframe_loc_stack(sec, &rule->ra, word[abi->ra_word],
-				       true, reason);
+		ret = sframe_loc_stack(sec, abi_id, &rule->ra,
+				       word[abi->ra_word], true, reason);
 		if (ret)
 			return ret;
 	}
 	if (count > abi->fp_word)
-		return sframe_loc_stack(sec, &rule->fp, word[abi->fp_word],
-					false, reason);
+		return sframe_loc_stack(sec, abi_id, &rule->fp,
+					word[abi->fp_word], false, reason);
 	return 0;
 }
 
@@ -492,10 +509,11 @@ static int sframe_loc_flex(struct sframe_loc *loc, u32 ctrl, s32 off,
 	return 0;
 }
 
-static int sframe_rule_flex(const struct sframe_section *sec,
-			    const u32 *ctrl, const s32 *word,
-			    unsigned int count, struct sframe_rule *rule,
-			    enum sframe_reason *reason)
+static __always_inline int sframe_rule_flex(const struct sframe_section *sec,
+					    u8 abi, const u32 *ctrl,
+					    const s32 *word, unsigned int count,
+					    struct sframe_rule *rule,
+					    enum sframe_reason *reason)
 {
 	struct sframe_loc *locs[] = { &rule->ra, &rule->fp };
 	unsigned int i = 2, e;
@@ -505,7 +523,7 @@ static int sframe_rule_flex(const struct sframe_section *sec,
 	if (count < 2 || count > SFRAME_FLEX_MAX_WORDS)
 		return sframe_bad(reason, SFRAME_R_BAD_DATAWORD_COUNT);
 
-	ret = sframe_cfa_off(sec, word[1], &cfa_off, reason);
+	ret = sframe_cfa_off(abi, word[1], &cfa_off, reason);
 	if (ret)
 		return ret;
 	ret = sframe_loc_flex(&rule->cfa, ctrl[0], cfa_off, true, reason);
@@ -535,16 +553,18 @@ static int sframe_rule_flex(const struct sframe_section *sec,
 }
 
 /* Decode @fre, whose data words sframe_fre_words() read, into @rule. */
-static int sframe_fre_rule(const struct sframe_section *sec,
-			   const struct sframe_fde *fde,
-			   const struct sframe_fre *fre, const u32 *ctrl,
-			   const s32 *word, struct sframe_rule *rule,
-			   enum sframe_reason *reason)
+static __always_inline int sframe_fre_rule(const struct sframe_section *sec,
+					   u8 abi,
+					   const struct sframe_fde *fde,
+					   const struct sframe_fre *fre,
+					   const u32 *ctrl, const s32 *word,
+					   struct sframe_rule *rule,
+					   enum sframe_reason *reason)
 {
 	unsigned int count = SFRAME_FRE_INFO_DATAWORD_COUNT(fre->info);
 
 	rule->fre_start = fre->start;
-	if (sframe_abi_aarch64(sec) && SFRAME_FRE_INFO_MANGLED_RA(fre->info))
+	if (sframe_abi_aarch64(abi) && SFRAME_FRE_INFO_MANGLED_RA(fre->info))
 		rule->flags |= SFRAME_RULE_MANGLED_RA;
 
 	if (!count) {
@@ -552,14 +572,17 @@ static int sframe_fre_rule(const struct sframe_section *sec,
 		return 0;
 	}
 	if (SFRAME_V3_FDE_INFO2_TYPE(fde->info2) == SFRAME_FDE_TYPE_FLEX)
-		return sframe_rule_flex(sec, ctrl, word, count, rule, reason);
-	return sframe_rule_default(sec, fre->info, word, count, rule, reason);
+		return sframe_rule_flex(sec, abi, ctrl, word, count, rule,
+					reason);
+	return sframe_rule_default(sec, abi, fre->info, word, count, rule,
+				   reason);
 }
 
 /* Fill the parts of @rule that come from @fde. */
-static void sframe_rule_init(const struct sframe_section *sec,
-			     const struct sframe_fde *fde,
-			     struct sframe_rule *rule)
+static __always_inline void sframe_rule_init(const struct sframe_section *sec,
+					     u8 abi,
+					     const struct sframe_fde *fde,
+					     struct sframe_rule *rule)
 {
 	*rule = (struct sframe_rule) {
 		.func_start	= fde->func_start,
@@ -569,7 +592,7 @@ static void sframe_rule_init(const struct sframe_section *sec,
 	if (sec->version == SFRAME_VERSION_3 &&
 	    SFRAME_V3_FDE_INFO_SIGNAL(fde->info))
 		rule->flags |= SFRAME_RULE_SIGNAL;
-	if (sframe_abi_aarch64(sec) &&
+	if (sframe_abi_aarch64(abi) &&
 	    SFRAME_FDE_INFO_PAUTH_KEY(fde->info) == SFRAME_AARCH64_PAUTH_KEY_B)
 		rule->flags |= SFRAME_RULE_PAUTH_KEY_B;
 	if (SFRAME_V3_FDE_INFO2_TYPE(fde->info2) == SFRAME_FDE_TYPE_FLEX)
@@ -599,19 +622,20 @@ struct sframe_match {
 };
 
 /*
- * Inside the window: the index of the last FDE whose function starts at or
- * before @pc, or 0 if there is none (the caller's range check of FDE 0
- * then fails).  @v2 is a constant in each of the two copies the compiler
- * makes, so that a probe is one load and no test of the layout.  Each
- * probe halves @n: at most 32 probes.
+ * Inside the window: the index of the last FDE in [@lo, @lo + @n) whose
+ * function starts at or before @pc, or @lo if there is none (the caller's
+ * range check of that FDE then fails).  @v2 and @pcrel are constants in
+ * each of the copies the compiler makes, so that a probe is one load and
+ * no test of the layout.  Each probe halves @n: at most 32 probes.
  */
 static __always_inline int sframe_fde_search(const struct sframe_section *sec,
-					     unsigned long pc, bool v2, u32 *idx)
+					     unsigned long pc, bool v2,
+					     bool pcrel, u32 lo, u32 n,
+					     u32 *idx)
 {
 	unsigned int size = v2 ? sizeof(struct sframe_fde_v2) :
 				 sizeof(struct sframe_fde_v3);
 	unsigned long fdes = sec->fdes_start;
-	u32 lo = 0, n = sec->num_fdes;
 
 	/* The answer is in [lo, lo + n) */
 	while (n > 1) {
@@ -620,7 +644,7 @@ static __always_inline int sframe_fde_search(const struct sframe_section *sec,
 		unsigned long start;
 		int ret;
 
-		ret = sframe_fde_start_at(sec, addr, v2, &start);
+		ret = sframe_fde_start_at(sec, addr, v2, pcrel, &start);
 		if (ret)
 			return ret;
 		if (start <= pc)
@@ -693,24 +717,61 @@ static __always_inline int sframe_fre_scan_asize(const struct sframe_section *se
 }
 
 /*
+ * The FDEs [@lo, @lo + @n) to search for @pc (in the text range, of a
+ * section with FDEs): those between the index entries of its block and of
+ * the next, or all.  Outside the user access window: a bounds check that
+ * the compiler adds to the reads of the index is a call.  The index is
+ * kernel memory made from a sorted table of @sec, but an index of another
+ * section (a stale copy) still gives a range inside the table.
+ */
+static __always_inline void sframe_index_range(const struct sframe_section *sec,
+					       unsigned long pc, u32 *lo, u32 *n)
+{
+	const struct sframe_fde_index *index = sec->fde_index;
+	u32 last = sec->num_fdes - 1;
+	unsigned long b;
+
+	*lo = 0;
+	*n = sec->num_fdes;
+	if (!index)
+		return;
+	b = (pc - sec->text_start) >> index->shift;
+	if (b >= index->nr)
+		return;
+	/* @pc is the user's: no speculative read past the index */
+	b = array_index_nospec(b, index->nr);
+	if (b + 1 < index->nr)
+		last = min_t(u32, last, index->from[b + 1]);
+	if (index->from[b] > last)
+		return;
+	*lo = index->from[b];
+	*n = last - *lo + 1;
+}
+
+/*
  * Inside the window: the FDE of the function containing @pc (binary
- * search over the start addresses, then the whole entry), the last FRE
- * that starts at or before @pc, and its data words.  An FDE without FREs
- * leaves @m->fde.fres_num 0.
+ * search over the start addresses of FDEs [@lo, @lo + @n), then the whole
+ * entry), the last FRE that starts at or before @pc, and its data words.
+ * An FDE without FREs leaves @m->fde.fres_num 0.
  */
 static __always_inline int sframe_find_fre(const struct sframe_section *sec,
-					   unsigned long pc,
+					   unsigned long pc, u32 lo, u32 n,
 					   struct sframe_match *m,
 					   enum sframe_reason *reason)
 {
+	bool pcrel = sec->flags & SFRAME_F_FDE_FUNC_START_PCREL;
 	unsigned long start;
 	u32 idx, pc_off;
 	int ret;
 
-	if (sec->version == SFRAME_VERSION_2)
-		ret = sframe_fde_search(sec, pc, true, &idx);
+	if (sec->version == SFRAME_VERSION_2 && pcrel)
+		ret = sframe_fde_search(sec, pc, true, true, lo, n, &idx);
+	else if (sec->version == SFRAME_VERSION_2)
+		ret = sframe_fde_search(sec, pc, true, false, lo, n, &idx);
+	else if (pcrel)
+		ret = sframe_fde_search(sec, pc, false, true, lo, n, &idx);
 	else
-		ret = sframe_fde_search(sec, pc, false, &idx);
+		ret = sframe_fde_search(sec, pc, false, false, lo, n, &idx);
 	if (ret)
 		return ret;
 	/* A @pc below the first function: the search did not look */
@@ -750,11 +811,50 @@ static __always_inline int sframe_find_fre(const struct sframe_section *sec,
 	return sframe_fre_words(&m->fre, m->ctrl, m->word, reason);
 }
 
+/* Decode @fre of @fde into @rule: sections of any ABI */
+static noinline int sframe_fre_decode(const struct sframe_section *sec,
+				      const struct sframe_fde *fde,
+				      const struct sframe_fre *fre,
+				      const u32 *ctrl, const s32 *word,
+				      struct sframe_rule *rule,
+				      enum sframe_reason *reason)
+{
+	sframe_rule_init(sec, sec->abi, fde, rule);
+	return sframe_fre_rule(sec, sec->abi, fde, fre, ctrl, word, rule,
+			       reason);
+}
+
+/*
+ * The same, on the unwinder's path: it only reads sections of its
+ * architecture's ABI (UNWIND_USER_SFRAME_ABI, see sframe_check()), decoded
+ * here by a copy of their own, with the ABI a constant.  The other ABIs
+ * (the reader's tests, an architecture without SFrame unwinding) take the
+ * general copy.
+ */
+static __always_inline int sframe_fre_decode_fast(const struct sframe_section *sec,
+						  const struct sframe_fde *fde,
+						  const struct sframe_fre *fre,
+						  const u32 *ctrl,
+						  const s32 *word,
+						  struct sframe_rule *rule,
+						  enum sframe_reason *reason)
+{
+#ifdef UNWIND_USER_SFRAME_ABI
+	if (sec->abi == UNWIND_USER_SFRAME_ABI) {
+		sframe_rule_init(sec, UNWIND_USER_SFRAME_ABI, fde, rule);
+		return sframe_fre_rule(sec, UNWIND_USER_SFRAME_ABI, fde, fre,
+				       ctrl, word, rule, reason);
+	}
+#endif
+	return sframe_fre_decode(sec, fde, fre, ctrl, word, rule, reason);
+}
+
 static int __sframe_find(const struct sframe_section *sec, unsigned long pc,
 			 struct sframe_rule *rule, bool nofault,
 			 enum sframe_reason *reason)
 {
 	struct sframe_match m;
+	u32 lo, n;
 	int ret;
 
 	if (reason)
@@ -766,26 +866,29 @@ static int __sframe_find(const struct sframe_section *sec, unsigned long pc,
 	if (nofault && !nmi_uaccess_okay())
 		return -EFAULT;
 
+	sframe_index_range(sec, pc, &lo, &n);
 	m.fres_read = 0;
 	if (!sframe_uaccess_begin(sec))
 		return -EFAULT;
-	ret = sframe_find_fre(sec, pc, &m, reason);
+	ret = sframe_find_fre(sec, pc, lo, n, &m, reason);
 	user_read_access_end();
 	if (ret) {
 		rule->fres_read = m.fres_read;
 		return ret;
 	}
 
-	sframe_rule_init(sec, &m.fde, rule);
-	rule->fres_read = m.fres_read;
 	if (!m.fde.fres_num) {
+		sframe_rule_init(sec, sec->abi, &m.fde, rule);
+		rule->fres_read = m.fres_read;
 		if (!sframe_fde_outermost(sec, &m.fde))
 			return -ENOENT;
 		rule->flags |= SFRAME_RULE_OUTERMOST;
 		return 0;
 	}
-	return sframe_fre_rule(sec, &m.fde, &m.fre, m.ctrl, m.word, rule,
-			       reason);
+	ret = sframe_fre_decode_fast(sec, &m.fde, &m.fre, m.ctrl, m.word, rule,
+				     reason);
+	rule->fres_read = m.fres_read;
+	return ret;
 }
 
 /**
@@ -906,8 +1009,8 @@ static int sframe_fres_validate(const struct sframe_section *sec,
 		ret = sframe_fre_get(sec, fde, addr, &fre, ctrl, word, reason);
 		if (ret)
 			return ret;
-		sframe_rule_init(sec, fde, &rule);
-		ret = sframe_fre_rule(sec, fde, &fre, ctrl, word, &rule, reason);
+		ret = sframe_fre_decode(sec, fde, &fre, ctrl, word, &rule,
+					reason);
 		if (ret)
 			return ret;
 		prev = fre.start;
@@ -972,6 +1075,174 @@ int sframe_validate(const struct sframe_section *sec, enum sframe_reason *reason
 	if (num_fres != sec->num_fres)
 		return sframe_bad(reason, SFRAME_R_FRE_COUNT);
 	return 0;
+}
+
+/**
+ * sframe_index_blocks() - how large an index of the FDE table to make
+ * @sec:	section set up by sframe_section_init()
+ * @shift:	log2 of the block size, if the section gets an index
+ *
+ * The smallest blocks that keep the index within one block per
+ * SFRAME_INDEX_FDES_PER_BLOCK FDEs and SFRAME_INDEX_MAX_BLOCKS blocks.
+ * Allocate struct_size(index, first, blocks) bytes for
+ * sframe_index_build().
+ *
+ * Context: Any context.
+ * Return: the number of blocks of the index; 0 if the section is better
+ * searched without one (fewer than SFRAME_INDEX_MIN_FDES FDEs) or has too
+ * many FDEs (more than SFRAME_INDEX_MAX_FDES).
+ */
+u32 sframe_index_blocks(const struct sframe_section *sec, u8 *shift)
+{
+	unsigned long last = sec->text_end - sec->text_start - 1;
+	u32 max;
+
+	if (sec->num_fdes < SFRAME_INDEX_MIN_FDES ||
+	    sec->num_fdes > SFRAME_INDEX_MAX_FDES)
+		return 0;
+	max = min_t(u32, sec->num_fdes / SFRAME_INDEX_FDES_PER_BLOCK,
+		    SFRAME_INDEX_MAX_BLOCKS);
+	/* At most BITS_PER_LONG - 1 steps: max is at least 16 */
+	for (*shift = 0; (last >> *shift) + 1 > max; (*shift)++)
+		;
+	return (last >> *shift) + 1;
+}
+
+/* FDE starts read in one user access window by sframe_index_build() */
+#define SFRAME_INDEX_CHUNK	256
+
+static_assert(struct_size_t(struct sframe_fde_index, from,
+			    SFRAME_INDEX_MAX_BLOCKS) <= SZ_64K);
+
+/**
+ * sframe_index_build() - make the index of a section's FDE table
+ * @sec:	section set up by sframe_section_init(), without an index
+ * @index:	the index to fill in; the caller sets @index->nr and
+ *		@index->shift (see sframe_index_blocks()), @index->from has
+ *		room for @index->nr entries
+ * @reason:	if not NULL, why the section is corrupt on -EBADMSG, else
+ *		SFRAME_R_NONE
+ *
+ * Read the start of every FDE's function, once, and note for each block
+ * of text the last FDE that starts at or before its first byte.  The
+ * caller then sets @sec->fde_index to @index.  A lookup through the index
+ * searches a few FDEs, and finds the same one as without it as long as
+ * the table does not change; if it does, the lookup still checks what it
+ * reads, as without an index.
+ *
+ * Context: Process context, may sleep.  Reads at most
+ * SFRAME_INDEX_MAX_FDES starts.
+ * Return: 0; -EBADMSG if the FDEs are not sorted (SFRAME_R_FDES_NOT_SORTED);
+ * -EFAULT if the table could not be read; -EINVAL if @index->nr or
+ * @index->shift do not fit the section.
+ */
+int sframe_index_build(const struct sframe_section *sec,
+		       struct sframe_fde_index *index,
+		       enum sframe_reason *reason)
+{
+	/* Written inside user access windows: no bounds check calls there */
+	u32 *from = index->from;
+	unsigned long start, prev = 0, last;
+	u32 i = 0, end, b = 0;
+	int ret = 0;
+
+	if (reason)
+		*reason = SFRAME_R_NONE;
+	last = sec->text_end - sec->text_start - 1;
+	if (!sec->num_fdes || sec->num_fdes > SFRAME_INDEX_MAX_FDES ||
+	    index->shift >= BITS_PER_LONG || !index->nr ||
+	    (last >> index->shift) + 1 != index->nr)
+		return -EINVAL;
+
+	while (i < sec->num_fdes) {
+		end = min_t(u32, sec->num_fdes, i + SFRAME_INDEX_CHUNK);
+		if (!sframe_uaccess_begin(sec))
+			return -EFAULT;
+		for (; i < end; i++) {
+			ret = sframe_fde_start(sec, i, &start);
+			if (ret)
+				break;
+			if (i && start < prev) {
+				ret = sframe_bad(reason, SFRAME_R_FDES_NOT_SORTED);
+				break;
+			}
+			prev = start;
+			/*
+			 * The blocks that start before this function: the
+			 * previous FDE is the last one at or before their start
+			 */
+			while (b < index->nr &&
+			       sec->text_start + ((unsigned long)b << index->shift) < start)
+				from[b++] = i ? i - 1 : 0;
+		}
+		user_read_access_end();
+		if (ret)
+			return ret;
+		cond_resched();
+	}
+	while (b < index->nr)
+		from[b++] = sec->num_fdes - 1;
+	return 0;
+}
+
+/**
+ * sframe_index_attach() - give a section an index of its FDE table
+ * @sec:	section set up by sframe_section_init(), without an index
+ * @reason:	if not NULL, why the section is corrupt on -EBADMSG, else
+ *		SFRAME_R_NONE
+ *
+ * If the section has enough FDEs for one (sframe_index_blocks()), make its
+ * index (sframe_index_build()) in memory of its own, with one reference,
+ * and set @sec->fde_index.  Without memory for it, the section has none,
+ * and its lookups search the whole table.  Drop the reference with
+ * sframe_index_put().
+ *
+ * Context: Process context, may sleep.
+ * Return: 0, with or without an index; as sframe_index_build() if it
+ * failed: -EBADMSG for an unsorted table, -EFAULT if it could not be
+ * read.
+ */
+int sframe_index_attach(struct sframe_section *sec, enum sframe_reason *reason)
+{
+	struct sframe_fde_index *index;
+	u32 blocks;
+	u8 shift;
+	int ret;
+
+	if (reason)
+		*reason = SFRAME_R_NONE;
+	blocks = sframe_index_blocks(sec, &shift);
+	if (!blocks)
+		return 0;
+	index = kvmalloc(struct_size(index, from, blocks),
+			 GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	if (!index)
+		return 0;
+	refcount_set(&index->ref, 1);
+	index->nr = blocks;
+	index->shift = shift;
+	ret = sframe_index_build(sec, index, reason);
+	if (ret) {
+		kvfree(index);
+		return ret;
+	}
+	sec->fde_index = index;
+	return 0;
+}
+
+/**
+ * sframe_index_put() - drop a reference to an FDE index
+ * @index:	an index made by sframe_index_attach(), or NULL
+ *
+ * The last reference frees it.
+ *
+ * Context: Process context, or an RCU callback.
+ */
+void sframe_index_put(struct sframe_fde_index *index)
+{
+	/* kvfree() defers a vfree() itself from an RCU callback */
+	if (index && refcount_dec_and_test(&index->ref))
+		kvfree(index);
 }
 
 /**

@@ -27,6 +27,8 @@
 #ifndef _KERNEL_UNWIND_SFRAME_WALK_H
 #define _KERNEL_UNWIND_SFRAME_WALK_H
 
+#include <linux/bits.h>
+#include <linux/refcount.h>
 #include <linux/sframe_rule.h>
 #include <linux/types.h>
 
@@ -47,9 +49,13 @@
  * @fde_size:		size of one FDE table entry
  * @fixed_ra_off:	RA offset from the CFA fixed by the header, or 0
  * @fixed_fp_off:	FP offset from the CFA fixed by the header, or 0
+ * @fde_index:		an index of the FDE table in kernel memory, or NULL:
+ *			see struct sframe_fde_index
  *
  * The caller fills in the first four fields; sframe_section_init() checks
- * the header and fills in the others, which are trusted afterwards.
+ * the header and fills in the others but @fde_index, which are trusted
+ * afterwards.  The caller may give the section an index, and then owns
+ * it.
  */
 struct sframe_section {
 	unsigned long	sframe_start;
@@ -68,7 +74,45 @@ struct sframe_section {
 	u8		fde_size;
 	s8		fixed_ra_off;
 	s8		fixed_fp_off;
+	struct sframe_fde_index *fde_index;
 };
+
+/**
+ * struct sframe_fde_index - where to search the FDE table, by block of text
+ * @ref:	references of its users; the reader does not use it (the
+ *		registry's entries share an index, see sframe_registry.c)
+ * @nr:		number of blocks, and of entries in @from
+ * @shift:	a block is 1 << @shift bytes; block 0 starts at the section's
+ *		@text_start
+ * @from:	for each block, the index of the last FDE whose function
+ *		starts at or before the block's first byte (0 if none): where
+ *		the search for a PC in the block starts
+ *
+ * A lookup of a PC in block b then only searches the FDEs @from[b] to
+ * @from[b + 1] (or to the last FDE): a few instead of the whole table.
+ * Made once per section by sframe_index_build(), and not changed after;
+ * kernel memory, so it is trusted, but the FDE table it indexes is still
+ * read from user memory and checked at every lookup.
+ * sframe_index_blocks() says how large to make it.
+ */
+struct sframe_fde_index {
+	refcount_t	ref;
+	u32		nr;
+	u8		shift;
+	u32		from[] __counted_by(nr);
+};
+
+/*
+ * A section gets an index if it has at least SFRAME_INDEX_MIN_FDES FDEs
+ * (fewer take at most 6 probes to search) and at most
+ * SFRAME_INDEX_MAX_FDES (the bound of the work of sframe_index_build()).
+ * The index has at most one block per SFRAME_INDEX_FDES_PER_BLOCK FDEs,
+ * and SFRAME_INDEX_MAX_BLOCKS blocks: 64 KiB with its header.
+ */
+#define SFRAME_INDEX_MIN_FDES		64
+#define SFRAME_INDEX_MAX_FDES		BIT(22)
+#define SFRAME_INDEX_FDES_PER_BLOCK	4
+#define SFRAME_INDEX_MAX_BLOCKS		16381
 
 /*
  * FREs are variable-sized and read one after the other, so a lookup reads
@@ -124,5 +168,11 @@ int sframe_find(const struct sframe_section *sec, unsigned long pc,
 int sframe_find_nofault(const struct sframe_section *sec, unsigned long pc,
 			struct sframe_rule *rule, enum sframe_reason *reason);
 int sframe_validate(const struct sframe_section *sec, enum sframe_reason *reason);
+u32 sframe_index_blocks(const struct sframe_section *sec, u8 *shift);
+int sframe_index_build(const struct sframe_section *sec,
+		       struct sframe_fde_index *index,
+		       enum sframe_reason *reason);
+int sframe_index_attach(struct sframe_section *sec, enum sframe_reason *reason);
+void sframe_index_put(struct sframe_fde_index *index);
 
 #endif /* _KERNEL_UNWIND_SFRAME_WALK_H */

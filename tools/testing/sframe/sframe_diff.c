@@ -67,6 +67,10 @@ static void diff(const char *path)
 	if (ret)
 		mismatch(path, e.sframe_addr, "validate", sframe_reason_str(why),
 			 "accepted");
+	/* Looked up through the FDE index, as the kernel does */
+	if (!ret && sframe_index_attach(&sec, &why))
+		mismatch(path, e.sframe_addr, "FDE index", sframe_reason_str(why),
+			 "accepted");
 	if (lib_num_fdes(lib) != sec.num_fdes) {
 		snprintf(a, sizeof(a), "%u", sec.num_fdes);
 		snprintf(b, sizeof(b), "%u", lib_num_fdes(lib));
@@ -114,6 +118,7 @@ static void diff(const char *path)
 				mismatch(path, pc, "rule", a, b);
 		}
 	}
+	sframe_index_put(sec.fde_index);
 	lib_close(lib);
 	elfsec_close(&e);
 }

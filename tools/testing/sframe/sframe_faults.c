@@ -7,11 +7,14 @@
  * kernel/unwind/sframe_kunit.c.  Run by the same KUnit shim.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <kunit/test.h>
+#include <linux/array_size.h>
 #include <linux/errno.h>
 #include <linux/limits.h>
+#include <linux/overflow.h>
 #include <linux/sched.h>
 #include <linux/uaccess.h>
 #include <asm/tlb.h>
@@ -285,12 +288,75 @@ static void validate_resched(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sim_cond_resched_calls, 3UL);
 }
 
+/*
+ * The FDE index is made from every FDE's start: whatever byte of the
+ * table faults, sframe_index_build() gives -EFAULT exactly when the byte
+ * is part of a start, 0 with the index of the section otherwise, never
+ * -EBADMSG; one cond_resched() per 256 FDEs
+ */
+static void index_fault_sweep(struct kunit *test)
+{
+	static const struct sfb_fre fre[] = {
+		{ 0, FRE_INFO(SP, 1, W1), { 8 } },
+	};
+	struct sfb_fde fdes[SFB_MAX_FDES];
+	u32 good[32], blocks, i, start_len;
+	struct sframe_fde_index *index;
+	unsigned long n;
+	size_t fdes_len;
+	struct sfb_sec s;
+	int v, ret;
+	u8 shift;
+
+	for (i = 0; i < SFB_MAX_FDES; i++)
+		fdes[i] = (struct sfb_fde){ TEXT_START + 0x3000 * i + 0x40, 0x20,
+					    FDE_INFO(A1, INC), 0, 0, 1, fre };
+	for (v = V2; v <= V3; v++) {
+		s = (struct sfb_sec){ v, SORTED | PCREL, AMD64, 0, -8, 0,
+				      SFB_MAX_FDES, fdes };
+		KUNIT_ASSERT_EQ(test, load(test, &s), 0);
+		blocks = sframe_index_blocks(&sec, &shift);
+		KUNIT_ASSERT_GT(test, blocks, 1U);
+		KUNIT_ASSERT_LE(test, blocks, ARRAY_SIZE(good));
+		index = malloc(struct_size(index, from, blocks));
+		KUNIT_ASSERT_NOT_NULL(test, index);
+		index->nr = blocks;
+		index->shift = shift;
+		sim_cond_resched_calls = 0;
+		KUNIT_ASSERT_EQ(test, sframe_index_build(&sec, index, &why), 0);
+		KUNIT_EXPECT_EQ(test, sim_cond_resched_calls, 1UL);
+		memcpy(good, index->from, blocks * sizeof(u32));
+
+		start_len = v == V2 ? 4 : 8;
+		fdes_len = (size_t)sec.num_fdes * sec.fde_size;
+		for (n = 0; n < fdes_len; n++) {
+			uspace_reset();
+			uspace_map(SEC_BASE, buf, lay.len);
+			uspace_fault_range(sec.fdes_start + n,
+					   sec.fdes_start + n + 1);
+			memset(index->from, 0xa5, blocks * sizeof(u32));
+			ret = sframe_index_build(&sec, index, &why);
+			KUNIT_EXPECT_EQ(test, why, SFRAME_R_NONE);
+			if (n % sec.fde_size < start_len) {
+				KUNIT_EXPECT_EQ_MSG(test, ret, -EFAULT,
+						    "v%d byte %lu", v, n);
+				continue;
+			}
+			KUNIT_EXPECT_EQ_MSG(test, ret, 0, "v%d byte %lu", v, n);
+			KUNIT_EXPECT_EQ(test, memcmp(index->from, good,
+						     blocks * sizeof(u32)), 0);
+		}
+		free(index);
+	}
+}
+
 static struct kunit_case sframe_faults_cases[] = {
 	KUNIT_CASE(fault_sweep),
 	KUNIT_CASE(offsets_wrap),
 	KUNIT_CASE(nofault_atomic),
 	KUNIT_CASE(copy_count),
 	KUNIT_CASE(validate_resched),
+	KUNIT_CASE(index_fault_sweep),
 	{}
 };
 

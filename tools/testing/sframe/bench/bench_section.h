@@ -120,7 +120,9 @@ static u8 *build_section(struct sframe_section *sec, u32 n, size_t *len)
 	sec->sframe_end = (unsigned long)buf + *len;
 	sec->text_start = (unsigned long)text;
 	sec->text_end = (unsigned long)text + text_len;
-	if (sframe_section_init(sec, NULL) || sframe_validate(sec, NULL))
+	/* With the FDE index that the kernel gives it */
+	if (sframe_section_init(sec, NULL) || sframe_validate(sec, NULL) ||
+	    sframe_index_attach(sec, NULL))
 		return NULL;
 	return buf;
 }

@@ -160,6 +160,7 @@ int main(int argc, char **argv)
 		}
 		printf("| %u | %zu | %.1f | %.1f |\n", sizes[s], b.len,
 		       median(h), median(c));
+		sframe_index_put(b.sec.fde_index);
 		free(b.buf);
 	}
 	free(flush);

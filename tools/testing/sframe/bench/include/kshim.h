@@ -112,6 +112,11 @@ static inline bool refcount_inc_not_zero(refcount_t *r)
 	return true;
 }
 
+static inline void refcount_inc(refcount_t *r)
+{
+	__atomic_fetch_add(&r->refs.counter, 1, __ATOMIC_RELAXED);
+}
+
 static inline bool refcount_dec_and_test(refcount_t *r)
 {
 	return __atomic_fetch_sub(&r->refs.counter, 1, __ATOMIC_ACQ_REL) == 1;
@@ -181,6 +186,7 @@ static inline void *sim_alloc_percpu(size_t size, gfp_t gfp)
 #define GFP_KERNEL		0u
 #define GFP_KERNEL_ACCOUNT	0u
 #define GFP_NOWAIT		0u
+#define __GFP_NOWARN		0u
 
 static inline void *sim_kzalloc(size_t size, gfp_t gfp)
 {
@@ -194,6 +200,8 @@ static inline void *sim_kzalloc(size_t size, gfp_t gfp)
 #define kzalloc(size, gfp)		sim_kzalloc(size, gfp)
 #define kzalloc_obj(obj, gfp)		((__typeof__(obj) *)sim_kzalloc(sizeof(obj), gfp))
 #define kfree(p)			free(p)
+#define kvmalloc(size, gfp)		malloc(size)
+#define kvfree(p)			free((void *)(p))
 
 /* <linux/hash.h> */
 #define GOLDEN_RATIO_64		0x61C8864680B583EBull

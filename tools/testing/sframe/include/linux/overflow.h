@@ -7,4 +7,12 @@
 #define check_sub_overflow(a, b, d)	__builtin_sub_overflow(a, b, d)
 #define check_mul_overflow(a, b, d)	__builtin_mul_overflow(a, b, d)
 
+/*
+ * Size of *@p with @n elements of its flexible array @member (the kernel's
+ * saturates on overflow; the harness's sizes are small)
+ */
+#define struct_size(p, member, n) \
+	(sizeof(*(p)) + sizeof(*(p)->member) * (size_t)(n))
+#define struct_size_t(type, member, n) struct_size((type *)NULL, member, n)
+
 #endif

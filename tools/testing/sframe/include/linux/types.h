@@ -20,4 +20,9 @@ typedef int64_t s64;
 /* <linux/types.h> of the UAPI defines __bitwise (empty without sparse) */
 typedef unsigned int __bitwise gfp_t;
 
+/* The kernel's bounds annotation of flexible arrays (compiler_types.h) */
+#ifndef __counted_by
+#define __counted_by(member)
+#endif
+
 #endif

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Userspace shim: refcount_t, as the reader's FDE index holds one; the
+ * harness has one thread.
+ */
+#ifndef _SFRAME_SHIM_LINUX_REFCOUNT_H
+#define _SFRAME_SHIM_LINUX_REFCOUNT_H
+
+#include <stdbool.h>
+
+typedef struct {
+	int refs;
+} refcount_t;
+
+static inline void refcount_set(refcount_t *r, int n)
+{
+	r->refs = n;
+}
+
+static inline bool refcount_dec_and_test(refcount_t *r)
+{
+	return --r->refs == 0;
+}
+
+#endif
