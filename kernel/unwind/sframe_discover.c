@@ -446,9 +446,13 @@ unlock:
  *
  * Its header, that it is for the ABI of this architecture
  * (UNWIND_USER_SFRAME_ABI: the rules of another one would be misread), and
- * with CONFIG_UNWIND_USER_SFRAME_DEBUG every FDE and FRE.
+ * with CONFIG_UNWIND_USER_SFRAME_DEBUG every FDE and FRE.  A section with
+ * enough FDEs gets an index of its FDE table (sframe_index_build(), which
+ * reads the start of every FDE and so also finds an unsorted table); the
+ * caller owns it and frees it with sframe_section_release().
  *
- * Context: Process context, may sleep.
+ * Context: Process context, may sleep; no mmap_lock held (the section is
+ * read, and may be faulted in).
  * Return: as sframe_section_init() and sframe_validate(); -EBADMSG with
  * SFRAME_R_OTHER_ABI for another architecture's section.
  */
@@ -464,6 +468,9 @@ int sframe_check(struct sframe_section *sec, enum sframe_reason *reason)
 	}
 	if (!ret && IS_ENABLED(CONFIG_UNWIND_USER_SFRAME_DEBUG))
 		ret = sframe_validate(sec, reason);
+	/* -EFAULT leaves it to be checked again later, as for the header */
+	if (!ret)
+		ret = sframe_index_attach(sec, reason);
 	return ret;
 }
 

@@ -89,6 +89,22 @@ struct sframe_entry *sframe_entry_alloc(struct file *file, unsigned long start,
 	return e;
 }
 
+/**
+ * sframe_section_release() - drop what a section holds
+ * @sec:	a section that sframe_check() accepted, or a copy of one
+ *
+ * Its reference to its FDE index, if it has one: the index is shared by
+ * the copies of an entry (fork(), a range split by munmap()), and freed
+ * with the last of them.
+ *
+ * Context: Process context, or the RCU callback that frees an entry.
+ */
+void sframe_section_release(struct sframe_section *sec)
+{
+	sframe_index_put(sec->fde_index);
+	sec->fde_index = NULL;
+}
+
 static void sframe_entry_free(struct rcu_head *rcu)
 {
 	struct sframe_entry *e = container_of(rcu, struct sframe_entry, rcu);
@@ -97,6 +113,7 @@ static void sframe_entry_free(struct rcu_head *rcu)
 	if (e->file)
 		fput(e->file);
 	sframe_rcache_free(e->rcache);
+	sframe_section_release(&e->sec);
 	kfree(e);
 }
 
@@ -141,6 +158,14 @@ static struct sframe_entry *sframe_entry_clone(struct sframe_entry *e,
 		c->sec = e->sec;
 	else if (state == SFRAME_RESOLVING)
 		state = SFRAME_PENDING;
+	/*
+	 * The index is never changed after the section is published: the
+	 * copy shares it.  A corrupt section is not looked up again.
+	 */
+	if (state == SFRAME_OK && c->sec.fde_index)
+		refcount_inc(&c->sec.fde_index->ref);
+	else
+		c->sec.fde_index = NULL;
 	atomic_set(&c->state, state);
 	return c;
 }

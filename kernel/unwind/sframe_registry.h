@@ -94,6 +94,7 @@ void sframe_mark_bad(struct sframe_entry *e, enum sframe_reason reason);
 int sframe_entry_find(struct sframe_entry *e, unsigned long pc,
 		      struct sframe_rule *rule, bool nofault);
 unsigned long sframe_entry_lookups(struct sframe_entry *e);
+void sframe_section_release(struct sframe_section *sec);
 const char *sframe_state_name(int state);
 
 /* sframe_discover.c */

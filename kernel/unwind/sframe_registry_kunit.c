@@ -38,6 +38,25 @@ static void sframe_reg_exit(struct kunit *test)
 	mmput(t->mm);
 }
 
+/*
+ * An FDE index for a usable entry's section, of 3 blocks, with the
+ * entry's reference: the copies of the entry share it, the last frees it
+ */
+static struct sframe_fde_index *sframe_reg_index(struct kunit *test)
+{
+	struct sframe_fde_index *index;
+	u32 b;
+
+	index = kvmalloc(struct_size(index, from, 3), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, index);
+	refcount_set(&index->ref, 1);
+	index->nr = 3;
+	index->shift = 12;
+	for (b = 0; b < index->nr; b++)
+		index->from[b] = b * 7;
+	return index;
+}
+
 /* Add an anonymous entry [@start, @end) in state @state */
 static struct sframe_entry *sframe_reg_add_x(struct kunit *test,
 					     unsigned long start,
@@ -53,6 +72,8 @@ static struct sframe_entry *sframe_reg_add_x(struct kunit *test,
 	e->explicit = explicit;
 	e->sec.sframe_start = 0x7000;
 	e->sec.num_fdes = 42;
+	if (state == SFRAME_OK)
+		e->sec.fde_index = sframe_reg_index(test);
 	KUNIT_ASSERT_EQ(test, sframe_insert(t->mm, e), 0);
 	return e;
 }
@@ -79,7 +100,16 @@ static void sframe_reg_expect(struct kunit *test, struct mm_struct *mm,
 	if (state == SFRAME_OK || state == SFRAME_BAD) {
 		KUNIT_EXPECT_EQ(test, e->sec.sframe_start, 0x7000UL);
 		KUNIT_EXPECT_EQ(test, e->sec.num_fdes, 42U);
+	}
+	/* The index of a usable section, shared; none for a corrupt one */
+	if (state == SFRAME_OK) {
+		KUNIT_ASSERT_NOT_NULL(test, e->sec.fde_index);
+		KUNIT_EXPECT_EQ(test, e->sec.fde_index->nr, 3U);
+		KUNIT_EXPECT_EQ(test, e->sec.fde_index->from[2], 14U);
 	} else {
+		KUNIT_EXPECT_NULL(test, e->sec.fde_index);
+	}
+	if (state != SFRAME_OK && state != SFRAME_BAD) {
 		KUNIT_EXPECT_EQ(test, e->sec.sframe_start, 0UL);
 		KUNIT_EXPECT_EQ(test, e->sec.num_fdes, 0U);
 	}
@@ -232,6 +262,9 @@ static void sframe_reg_fork_copy(struct kunit *test)
 	KUNIT_EXPECT_PTR_NE(test, c, e);
 	KUNIT_EXPECT_TRUE(test, c->explicit);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->state), SFRAME_OK);
+	/* The copy shares the index, with a reference of its own */
+	KUNIT_EXPECT_PTR_EQ(test, c->sec.fde_index, e->sec.fde_index);
+	KUNIT_EXPECT_EQ(test, refcount_read(&e->sec.fde_index->ref), 2U);
 	c = mtree_load(&child->sframe_mt, T0 + 0x1000);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->state), SFRAME_PENDING);
 	c = mtree_load(&child->sframe_mt, T0 + 0x8000);
@@ -365,6 +398,7 @@ static void sframe_reg_find_marks_bad(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, copy_to_user((void __user *)base, buf, len), 0UL);
 
 	e = sframe_reg_add(test, base, base + 16, SFRAME_OK);
+	sframe_section_release(&e->sec);
 	memset(&e->sec, 0, sizeof(e->sec));
 	e->sec.sframe_start = base;
 	e->sec.sframe_end = base + len;

@@ -75,13 +75,18 @@ static int sframe_register(struct prctl_sframe *args)
 	    args->sframe_len > SFRAME_MAX_SIZE)
 		return -EINVAL;
 
-	/* Read (and fault in) the header before taking the mmap_lock */
+	/*
+	 * Read (and fault in) the header, and the FDE table for its index,
+	 * before taking the mmap_lock
+	 */
 	ret = sframe_check(&sec, &reason);
 	if (ret)
 		return ret == -EBADMSG ? -EINVAL : ret;
 
-	if (mmap_write_lock_killable(mm))
+	if (mmap_write_lock_killable(mm)) {
+		sframe_section_release(&sec);
 		return -EINTR;
+	}
 	ret = -EINVAL;
 	if (!sframe_range_mapped(mm, sec.text_start, sec.text_end, VM_EXEC) ||
 	    !sframe_range_mapped(mm, sec.sframe_start, sec.sframe_end, VM_READ))
@@ -102,7 +107,9 @@ static int sframe_register(struct prctl_sframe *args)
 						PAGE_SHIFT));
 	if (!e)
 		goto unlock;
+	/* The entry owns the section's index from now on */
 	e->sec = sec;
+	sec.fde_index = NULL;
 	e->explicit = true;
 	atomic_set(&e->state, SFRAME_OK);
 	ret = sframe_insert(mm, e);
@@ -111,6 +118,7 @@ static int sframe_register(struct prctl_sframe *args)
 				      sec.sframe_start, sec.sframe_end, true);
 unlock:
 	mmap_write_unlock(mm);
+	sframe_section_release(&sec);
 	return ret;
 }
 
