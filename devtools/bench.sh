@@ -46,6 +46,8 @@ if [ "$arch" = x86_64 ]; then
 	"$REPO/devtools/perf.sh" >/dev/null
 	"$REPO/devtools/demo/build.sh" "$REPO/build/demo"
 	"$REPO/devtools/bpf/build.sh"
+	# zstd for the PC streams of the rule cache simulation
+	agree_zstd
 fi
 
 msg "benchmark in the $arch VM (perf kernel, QEMU -icount shift=0)"

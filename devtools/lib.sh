@@ -47,6 +47,18 @@ vm_bench() {
 	return "$rc"
 }
 
+# agree_zstd: build/agree/zstd, Debian's zstd (built by the corpus script
+# with -O2 -fomit-frame-pointer -Wa,--gsframe), and build/agree/input, a
+# fixed, compressible input: text made from the program's own bytes. The
+# vm level's agreement check and make bench's PC streams run it.
+agree_zstd() {
+	local agree=$REPO/build/agree
+	"$REPO/tools/testing/sframe/corpus/build-corpus.sh" >&2 || return 1
+	mkdir -p "$agree"
+	cp "$SFRAME_CACHE/work/corpus/v3-x86_64-o2-zstd" "$agree/zstd"
+	head -c 1000000 "$agree/zstd" | od -An -tx1 -v | head -c 3000000 >"$agree/input"
+}
+
 # guest_root ARCH: the Debian root of ARCH's VM (arm64, s390x), in the cache.
 guest_root() { echo "$SFRAME_CACHE/$1-root"; }
 

@@ -158,22 +158,16 @@ count_kunit-s390() { count_kunit "$1"; }
 # The debug VM runs what needs the patched kernel (vm-tests.sh); the
 # results are checked on the host (vm-check.sh), where execs are cheap.
 level_vm() {
-	local agree=$REPO/build/agree
 	"$REPO/devtools/selftests.sh" || return 1
-	# perf from the patched tree, and Debian's zstd (built by the corpus
-	# script with -O2 -fomit-frame-pointer -Wa,--gsframe) for the
-	# agreement check with perf's DWARF unwinding, with a fixed,
-	# compressible input: text made from the program's own bytes
+	# perf from the patched tree, and Debian's zstd with its input for
+	# the agreement check with perf's DWARF unwinding
 	"$REPO/devtools/perf.sh" >/dev/null || return 1
-	"$REPO/tools/testing/sframe/corpus/build-corpus.sh" >&2 || return 1
+	agree_zstd || return 1
 	# sframe-gen's tools (build/sframe) and libc_walk, for the chains
 	# through libc
 	"$REPO/devtools/libc-walk/build.sh" "$REPO/build/libc-walk" >&2 || return 1
 	# sframe-profile, for the BPF clients' end-to-end checks
 	"$REPO/devtools/bpf/build.sh" || return 1
-	mkdir -p "$agree"
-	cp "$SFRAME_CACHE/work/corpus/v3-x86_64-o2-zstd" "$agree/zstd"
-	head -c 1000000 "$agree/zstd" | od -An -tx1 -v | head -c 3000000 >"$agree/input"
 	local kernel
 	kernel=$("$REPO/devtools/kbuild.sh" debug) || return 1
 	vm_level vm "$(vm_key "$kernel")" "$REPO/devtools/tests/vm-check.sh" \

@@ -669,8 +669,8 @@ static __always_inline int sframe_fre_scan(const struct sframe_section *sec,
 					   unsigned int asize, bool checked,
 					   enum sframe_reason *reason)
 {
-	unsigned long addr = m->fde.fres_addr;
-	struct sframe_fre fre, found = { };
+	unsigned long addr = m->fde.fres_addr, found = 0;
+	struct sframe_fre fre;
 	s64 prev = -1;
 	int ret = 0;
 	u32 i;
@@ -687,15 +687,18 @@ static __always_inline int sframe_fre_scan(const struct sframe_section *sec,
 		if (fre.start > pc_off)
 			break;
 		prev = fre.start;
-		found = fre;
+		found = addr;
 	}
 	m->fres_read = i < m->fde.fres_num ? i + 1 : i;
 	if (ret)
 		return ret;
 	if (prev < 0)
 		return -ENOENT;
-	m->fre = found;
-	return 0;
+	/*
+	 * The FRE found, read again rather than copied at every step; the
+	 * section may have changed meanwhile, and is checked as before
+	 */
+	return sframe_fre_head(sec, found, asize, checked, &m->fre, reason);
 }
 
 /*
@@ -1040,7 +1043,7 @@ static int sframe_fres_validate(const struct sframe_section *sec,
 int sframe_validate(const struct sframe_section *sec, enum sframe_reason *reason)
 {
 	unsigned long prev_start = 0, end;
-	struct sframe_fde fde;
+	struct sframe_fde fde = {};
 	u64 num_fres = 0;
 	u32 i;
 	int ret;
