@@ -610,7 +610,9 @@ static void check(const char *path, const char *cache)
 	sec.sframe_end = SEC_ADDR + size;
 	sec.text_start = h->text_start;
 	sec.text_end = h->text_end;
-	if (sframe_section_init(&sec, &why) || sframe_validate(&sec, &why)) {
+	/* With the FDE index, as the kernel makes it for a registration */
+	if (sframe_section_init(&sec, &why) || sframe_validate(&sec, &why) ||
+	    sframe_index_attach(&sec, &why)) {
 		mismatch(path, SEC_ADDR, "section", sframe_reason_str(why),
 			 "valid");
 		goto out;
@@ -664,6 +666,7 @@ static void check(const char *path, const char *cache)
 	if (asm_cmp)
 		compare_asm(path, &sec, buf, size);
 out:
+	sframe_index_put(sec.fde_index);
 	source_close(&src, elf, dw);
 	free(file);
 }

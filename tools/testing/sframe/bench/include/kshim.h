@@ -200,8 +200,12 @@ static inline void *sim_kzalloc(size_t size, gfp_t gfp)
 #define kzalloc(size, gfp)		sim_kzalloc(size, gfp)
 #define kzalloc_obj(obj, gfp)		((__typeof__(obj) *)sim_kzalloc(sizeof(obj), gfp))
 #define kfree(p)			free(p)
-#define kvmalloc(size, gfp)		malloc(size)
 #define kvfree(p)			free((void *)(p))
+
+static inline void *kvmalloc(size_t size, gfp_t gfp)
+{
+	return malloc(size);
+}
 
 /* <linux/hash.h> */
 #define GOLDEN_RATIO_64		0x61C8864680B583EBull

@@ -8,9 +8,11 @@
 
 #include <stdbool.h>
 
-typedef struct {
+struct sframe_shim_refcount {
 	int refs;
-} refcount_t;
+};
+
+#define refcount_t	struct sframe_shim_refcount
 
 static inline void refcount_set(refcount_t *r, int n)
 {
