@@ -1551,6 +1551,58 @@ static void test_fre_straddles_end(struct kunit *test)
 	EXPECT_RULE(test, F(2) + 4, "cfa=r6+16 ra=[cfa-8] fp=[cfa-16]");
 }
 
+/*
+ * A function whose FREs end the sub-section, too many to fit there at
+ * their largest: the scan checks each FRE's bytes only from
+ * sframe_fre_safe() on, 62 bytes (the largest FRE with 1-byte starts)
+ * before the end, and finds what a scan checking all of them finds.  The
+ * last FRE is that large: cut 1 byte short, starting 61 bytes before the
+ * end, it must be caught.
+ */
+static void test_fre_near_end(struct kunit *test)
+{
+	const u32 n = SFB_MAX_FRES;
+	struct sf_ctx *c = test->priv;
+	struct sfb_fre fres[SFB_MAX_FRES];
+	struct sfb_fde fdes[1];
+	char exp[48];
+	u32 i, v;
+
+	/* 1-byte starts, two 4-byte data words: 10 bytes per FRE */
+	for (i = 0; i < n; i++)
+		fres[i] = (struct sfb_fre){ 4 * i, FRE_INFO(SP, 2, W4),
+					    { 16 + 8 * i, -16 } };
+	/* and the last one with 15 of them: 62 bytes */
+	fres[n - 1].info = FRE_INFO(SP, 15, W4);
+	for (v = V2; v <= V3; v++) {
+		struct sfb_sec s = { v, SORTED | PCREL, AMD64, 0, -8, 0,
+				     1, fdes };
+
+		fdes[0] = (struct sfb_fde){ F(1), 4 * n, FDE_INFO(A1, INC),
+					    0, 0, FRES(fres) };
+		EXPECT_INIT_OK(test, &s);
+		for (i = 0; i < n - 1; i++) {
+			snprintf(exp, sizeof(exp),
+				 "cfa=r7+%u ra=[cfa-8] fp=[cfa-16]", 16 + 8 * i);
+			EXPECT_RULE(test, F(1) + 4 * i + 3, exp);
+		}
+		/* (too many data words for AMD64) */
+		EXPECT_BAD(test, F(1) + 4 * (n - 1),
+			   SFRAME_R_BAD_DATAWORD_COUNT);
+
+		/* the sub-section ends 1 byte into the last FRE's last word */
+		sf_put32(test, H_FRE_LEN,
+			 c->lay.fre[0][n - 1] + 61 - c->lay.fres);
+		EXPECT_REINIT(test, 0, SFRAME_R_NONE);
+		EXPECT_BAD(test, F(1) + 4 * (n - 1), SFRAME_R_FRE_OUTSIDE);
+		EXPECT_BAD(test, F(1) + 4 * (n - 2), SFRAME_R_FRE_OUTSIDE);
+		snprintf(exp, sizeof(exp), "cfa=r7+%u ra=[cfa-8] fp=[cfa-16]",
+			 16 + 8 * (n - 3));
+		EXPECT_RULE(test, F(1) + 4 * (n - 3), exp);
+		EXPECT_RULE(test, F(1), "cfa=r7+16 ra=[cfa-8] fp=[cfa-16]");
+	}
+}
+
 /* ------------------------------------------------------------------ */
 /* Faults */
 
@@ -1918,10 +1970,10 @@ static void test_fde_index(struct kunit *test)
 		s = (struct sfb_sec){ layouts[l][0], layouts[l][1], AMD64, 0,
 				      -8, 0, n, fdes };
 		EXPECT_INIT_OK(test, &s);
-		/* 80 FDEs, at most 20 blocks over 1 MiB: 64 KiB each */
+		/* 80 FDEs, at most 40 blocks over 1 MiB: 32 KiB each */
 		blocks = sframe_index_blocks(&c->sec, &shift);
-		KUNIT_EXPECT_EQ(test, blocks, 16U);
-		KUNIT_EXPECT_EQ(test, shift, 16);
+		KUNIT_EXPECT_EQ(test, blocks, 32U);
+		KUNIT_EXPECT_EQ(test, shift, 15);
 		/* A text end off the blocks: the last block is partial */
 		c->sec.text_end = TEXT_END - 0x123;
 
@@ -2060,6 +2112,7 @@ static struct kunit_case sframe_test_cases[] = {
 	KUNIT_CASE(test_pc_before_first_fre),
 	KUNIT_CASE(test_fre_outside),
 	KUNIT_CASE(test_fre_straddles_end),
+	KUNIT_CASE(test_fre_near_end),
 	KUNIT_CASE(test_fault_straddle),
 	KUNIT_CASE(test_nofault),
 	KUNIT_CASE(test_validate_unsorted),

@@ -76,8 +76,8 @@ struct sframe_fde {
 struct sframe_fre {
 	unsigned long	addr;
 	u32		start;
+	u32		len;		/* including the data words */
 	u8		info;
-	u8		len;		/* including the data words */
 };
 
 static const char * const sframe_reasons[SFRAME_NR_REASONS] = {
@@ -296,10 +296,11 @@ static const u8 sframe_fre_words_len[64] = {
  * checked to lie in the sub-section before they are read; without, the
  * caller knows they do.
  */
-static __always_inline int sframe_fre_head(const struct sframe_section *sec,
-					   unsigned long addr, unsigned int asize,
-					   bool checked, struct sframe_fre *fre,
-					   enum sframe_reason *reason)
+static __always_inline int __sframe_fre_head(const struct sframe_section *sec,
+					     unsigned long addr,
+					     unsigned int asize, bool checked,
+					     struct sframe_fre *fre,
+					     enum sframe_reason *reason)
 {
 	unsigned int wlen;
 
@@ -330,6 +331,37 @@ efault:
 	return -EFAULT;
 }
 
+/*
+ * The same, where with @checked an FRE at an address below @safe fits in
+ * the sub-section even at its largest (sframe_fre_safe()): checked only
+ * from there on, with one test per FRE before.
+ */
+static __always_inline int sframe_fre_head(const struct sframe_section *sec,
+					   unsigned long addr, unsigned int asize,
+					   bool checked, unsigned long safe,
+					   struct sframe_fre *fre,
+					   enum sframe_reason *reason)
+{
+	if (checked && addr >= safe)
+		return __sframe_fre_head(sec, addr, asize, true, fre, reason);
+	return __sframe_fre_head(sec, addr, asize, false, fre, reason);
+}
+
+/*
+ * The FRE addresses below which an FRE with @asize bytes of start address
+ * lies in the FRE sub-section whatever its data words: for
+ * sframe_fre_head(), which checks the FREs from there on.
+ */
+static __always_inline unsigned long sframe_fre_safe(const struct sframe_section *sec,
+						     unsigned int asize)
+{
+	unsigned int max = asize + 1 + SFRAME_FRE_MAX_WORDS_LEN;
+
+	if (sec->fres_end - sec->fres_start <= max)
+		return sec->fres_start;
+	return sec->fres_end - max;
+}
+
 /* Read the start address and info byte of the FRE at @addr. */
 static __always_inline int sframe_fre_hdr(const struct sframe_section *sec,
 					  const struct sframe_fde *fde,
@@ -341,7 +373,7 @@ static __always_inline int sframe_fre_hdr(const struct sframe_section *sec,
 
 	if (addr < sec->fres_start || addr > sec->fres_end)
 		return sframe_bad(reason, SFRAME_R_FRE_OUTSIDE);
-	return sframe_fre_head(sec, addr, asize, true, fre, reason);
+	return sframe_fre_head(sec, addr, asize, true, 0, fre, reason);
 }
 
 /*
@@ -361,22 +393,26 @@ static __always_inline int sframe_fre_words(const struct sframe_fre *fre,
 	if (count > SFRAME_MAX_WORDS)
 		return sframe_bad(reason, SFRAME_R_BAD_DATAWORD_COUNT);
 
-	for (i = 0; i < count; i++, p += wsize) {
-		/* Sign-extended by the read, as the type of the word says */
-		switch (wsize) {
-		case 1:
+	/* A loop per size; sign-extended by the read, as the type says */
+	switch (wsize) {
+	case 1:
+		for (i = 0; i < count; i++, p++) {
 			sframe_get(word[i], s8, p, efault);
 			ctrl[i] = (u8)word[i];
-			break;
-		case 2:
+		}
+		break;
+	case 2:
+		for (i = 0; i < count; i++, p += 2) {
 			sframe_get(word[i], s16, p, efault);
 			ctrl[i] = (u16)word[i];
-			break;
-		default:
+		}
+		break;
+	default:
+		for (i = 0; i < count; i++, p += 4) {
 			sframe_get(ctrl[i], u32, p, efault);
 			word[i] = (s32)ctrl[i];
-			break;
 		}
+		break;
 	}
 	return 0;
 efault:
@@ -635,23 +671,23 @@ static __always_inline int sframe_fde_search(const struct sframe_section *sec,
 {
 	unsigned int size = v2 ? sizeof(struct sframe_fde_v2) :
 				 sizeof(struct sframe_fde_v3);
-	unsigned long fdes = sec->fdes_start;
+	unsigned long base = sec->fdes_start + (unsigned long)lo * size;
 
-	/* The answer is in [lo, lo + n) */
+	/* The answer is in the @n FDEs from @base */
 	while (n > 1) {
 		u32 half = n / 2;
-		unsigned long addr = fdes + (unsigned long)(lo + half) * size;
+		unsigned long mid = base + (unsigned long)half * size;
 		unsigned long start;
 		int ret;
 
-		ret = sframe_fde_start_at(sec, addr, v2, pcrel, &start);
+		ret = sframe_fde_start_at(sec, mid, v2, pcrel, &start);
 		if (ret)
 			return ret;
 		if (start <= pc)
-			lo += half;
+			base = mid;
 		n -= half;
 	}
-	*idx = lo;
+	*idx = (base - sec->fdes_start) / size;
 	return 0;
 }
 
@@ -659,10 +695,10 @@ static __always_inline int sframe_fde_search(const struct sframe_section *sec,
  * Inside the window: the last FRE of @m->fde that starts at or before
  * @pc_off, into @m->fre.  @asize, the size of an FRE's start address, and
  * @checked are constants in each of the copies the compiler makes.  Every
- * FRE's bytes lie in the FRE sub-section before they are read: checked
- * one by one if @checked, else known from the caller's check that the
- * FDE's FREs fit even at their largest.  At most SFRAME_FDE_MAX_FRES
- * iterations, see sframe_fde_attr().
+ * FRE's bytes lie in the FRE sub-section before they are read: if
+ * @checked, checked one by one near the end of the sub-section, else
+ * known from the caller's check that the FDE's FREs fit even at their
+ * largest.  At most SFRAME_FDE_MAX_FRES iterations, see sframe_fde_attr().
  */
 static __always_inline int sframe_fre_scan(const struct sframe_section *sec,
 					   struct sframe_match *m, u32 pc_off,
@@ -670,35 +706,44 @@ static __always_inline int sframe_fre_scan(const struct sframe_section *sec,
 					   enum sframe_reason *reason)
 {
 	unsigned long addr = m->fde.fres_addr, found = 0;
+	unsigned long safe = checked ? sframe_fre_safe(sec, asize) : 0;
 	struct sframe_fre fre;
-	s64 prev = -1;
+	u32 min = 0;		/* where the next FRE may start */
 	int ret = 0;
-	u32 i;
+	u32 i, left;
+	u8 info = 0;
 
 	/* fres_addr is in the sub-section and @addr only grows */
-	for (i = 0; i < m->fde.fres_num; i++, addr += fre.len) {
-		ret = sframe_fre_head(sec, addr, asize, checked, &fre, reason);
+	for (left = m->fde.fres_num; left; left--, addr += fre.len) {
+		ret = sframe_fre_head(sec, addr, asize, checked, safe, &fre,
+				      reason);
 		if (ret)
 			break;
-		if ((s64)fre.start <= prev) {
+		if (fre.start > pc_off)
+			break;
+		if (fre.start < min) {
 			ret = sframe_bad(reason, SFRAME_R_FRE_NOT_INCREASING);
 			break;
 		}
-		if (fre.start > pc_off)
-			break;
-		prev = fre.start;
+		/* No overflow: fre.start <= pc_off < U32_MAX */
+		min = fre.start + 1;
 		found = addr;
+		info = fre.info;
 	}
-	m->fres_read = i < m->fde.fres_num ? i + 1 : i;
+	/* The FREs before the one that ended the scan, if any */
+	i = m->fde.fres_num - left;
+	m->fres_read = left ? i + 1 : i;
 	if (ret)
 		return ret;
-	if (prev < 0)
+	/* No FRE starts at or before the PC */
+	if (!i)
 		return -ENOENT;
-	/*
-	 * The FRE found, read again rather than copied at every step; the
-	 * section may have changed meanwhile, and is checked as before
-	 */
-	return sframe_fre_head(sec, found, asize, checked, &m->fre, reason);
+	/* The FRE found, as read and checked in the loop */
+	m->fre.addr = found;
+	m->fre.start = min - 1;
+	m->fre.info = info;
+	m->fre.len = asize + 1 + sframe_fre_words_len[SFRAME_FRE_WORDS(info)];
+	return 0;
 }
 
 /*
@@ -856,7 +901,8 @@ static int __sframe_find(const struct sframe_section *sec, unsigned long pc,
 			 struct sframe_rule *rule, bool nofault,
 			 enum sframe_reason *reason)
 {
-	struct sframe_match m;
+	/* Written before it is read: not worth zeroing at every lookup */
+	struct sframe_match m __uninitialized;
 	u32 lo, n;
 	int ret;
 

@@ -111,7 +111,7 @@ struct sframe_fde_index {
  */
 #define SFRAME_INDEX_MIN_FDES		64
 #define SFRAME_INDEX_MAX_FDES		BIT(22)
-#define SFRAME_INDEX_FDES_PER_BLOCK	4
+#define SFRAME_INDEX_FDES_PER_BLOCK	2
 #define SFRAME_INDEX_MAX_BLOCKS		16381
 
 /*

@@ -17,5 +17,10 @@
 #define __packed		__shim_attribute(__packed__)
 #define __printf(a, b)		__shim_attribute(__format__(printf, a, b))
 #define noinline		__shim_attribute(__noinline__)
+#if __has_attribute(__uninitialized__)
+#define __uninitialized		__shim_attribute(__uninitialized__)
+#else
+#define __uninitialized
+#endif
 
 #endif
