@@ -79,14 +79,28 @@ static int sframe_user_find_nofault(struct mm_struct *mm, unsigned long pc,
 	return ret;
 }
 
-/* sframe_user_find() at the return to user space, but for a cache hit */
+/* A faultable lookup in a usable entry, its rule kept in the cache */
+static int sframe_entry_find_cached(struct sframe_entry *e, unsigned long pc,
+				    struct sframe_rule *rule)
+{
+	int ret = sframe_entry_find(e, pc, rule, false);
+
+	/* (not even a call with the cache off, as for full lookups) */
+	if (!ret && READ_ONCE(sframe_rcache_on))
+		sframe_rcache_put(e, pc, rule, true);
+	return ret;
+}
+
+/*
+ * sframe_user_find() at the return to user space, for a PC outside the
+ * walk's entry or an entry not usable yet
+ */
 static noinline int sframe_user_find_slow(struct mm_struct *mm,
 					  unsigned long pc,
 					  struct sframe_rule *rule,
 					  struct sframe_entry **cache)
 {
 	struct sframe_entry *e = *cache;
-	int ret;
 
 	if (!e || pc < e->start || pc >= e->end) {
 		sframe_user_release(cache);
@@ -108,10 +122,7 @@ static noinline int sframe_user_find_slow(struct mm_struct *mm,
 	/* A hit is counted by the cache, per CPU */
 	if (sframe_rcache_get(e, pc, rule))
 		return 0;
-	ret = sframe_entry_find(e, pc, rule, false);
-	if (!ret)
-		sframe_rcache_put(e, pc, rule, true);
-	return ret;
+	return sframe_entry_find_cached(e, pc, rule);
 }
 
 int sframe_user_find(unsigned long pc, struct sframe_rule *rule,
@@ -128,12 +139,14 @@ int sframe_user_find(unsigned long pc, struct sframe_rule *rule,
 
 	/*
 	 * The usual frame: in the object of the previous one, whose entry
-	 * the walk holds, with its rule in the cache
+	 * the walk holds, usable; its rule in the cache, else looked up
 	 */
 	if (likely(e && pc >= e->start && pc < e->end &&
-		   atomic_read_acquire(&e->state) == SFRAME_OK &&
-		   sframe_rcache_get(e, pc, rule)))
-		return 0;
+		   atomic_read_acquire(&e->state) == SFRAME_OK)) {
+		if (sframe_rcache_get(e, pc, rule))
+			return 0;
+		return sframe_entry_find_cached(e, pc, rule);
+	}
 	return sframe_user_find_slow(mm, pc, rule, cache);
 }
 

@@ -299,39 +299,28 @@ void sframe_mark_bad(struct sframe_entry *e, enum sframe_reason reason)
 }
 
 /**
- * sframe_entry_find() - look a PC up in the section of a usable entry
- * @e:		the entry, SFRAME_OK
+ * sframe_entry_failed() - account a failed lookup of sframe_entry_find()
+ * @e:		the entry
  * @pc:		the PC
- * @rule:	the rule, on success; its @fres_read in any case
+ * @err:	the lookup's error
+ * @reason:	why the section is corrupt, for -EBADMSG
  * @nofault:	true in a context that must not fault or sleep
  *
- * Count the lookup and its failure.  A fault is not corruption: the page
- * may come back.  A section found corrupt is marked bad, except with
- * @nofault, where the file's name cannot be resolved for the message:
- * the caller then asks for the same lookup at the next return to user
- * space (sframe_repair_request()), which marks it.
+ * Count the failure.  A fault is not corruption: the page may come back.
+ * A section found corrupt is marked bad, except with @nofault, where the
+ * file's name cannot be resolved for the message: the caller then asks
+ * for the same lookup at the next return to user space
+ * (sframe_repair_request()), which marks it.
  *
  * Context: Task context, or any context including NMI with @nofault.
- * Return: as sframe_find().
  */
-int sframe_entry_find(struct sframe_entry *e, unsigned long pc,
-		      struct sframe_rule *rule, bool nofault)
+void sframe_entry_failed(struct sframe_entry *e, unsigned long pc, int err,
+			 enum sframe_reason reason, bool nofault)
 {
-	enum sframe_reason reason;
-	int ret;
-
-	atomic_long_inc(&e->lookups);
-	if (nofault)
-		ret = sframe_find_nofault(&e->sec, pc, rule, &reason);
-	else
-		ret = sframe_find(&e->sec, pc, rule, &reason);
-	if (ret) {
-		atomic_long_inc(&e->failures);
-		if (ret == -EBADMSG && !nofault)
-			sframe_mark_bad(e, reason);
-		trace_sframe_unwind_error(pc, ret);
-	}
-	return ret;
+	atomic_long_inc(&e->failures);
+	if (err == -EBADMSG && !nofault)
+		sframe_mark_bad(e, reason);
+	trace_sframe_unwind_error(pc, err);
 }
 
 /**

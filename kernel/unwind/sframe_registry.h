@@ -91,8 +91,8 @@ void sframe_remove_range(struct mm_struct *mm, unsigned long start,
 struct sframe_entry *sframe_get(struct mm_struct *mm, unsigned long pc);
 struct sframe_entry *sframe_get_from(struct mm_struct *mm, unsigned long addr);
 void sframe_mark_bad(struct sframe_entry *e, enum sframe_reason reason);
-int sframe_entry_find(struct sframe_entry *e, unsigned long pc,
-		      struct sframe_rule *rule, bool nofault);
+void sframe_entry_failed(struct sframe_entry *e, unsigned long pc, int err,
+			 enum sframe_reason reason, bool nofault);
 unsigned long sframe_entry_lookups(struct sframe_entry *e);
 void sframe_section_release(struct sframe_section *sec);
 const char *sframe_state_name(int state);
@@ -110,5 +110,36 @@ void sframe_rcache_free(struct sframe_rcache *rc);
 
 /* sframe_repair.c */
 bool sframe_repair_request(unsigned long pc);
+
+/**
+ * sframe_entry_find() - look a PC up in the section of a usable entry
+ * @e:		the entry, SFRAME_OK
+ * @pc:		the PC
+ * @rule:	the rule, on success; its @fres_read in any case
+ * @nofault:	true in a context that must not fault or sleep
+ *
+ * Count the lookup, and its failure with sframe_entry_failed().  Inline:
+ * the unwinder makes it for nearly every frame whose rule is not cached.
+ *
+ * Context: Task context, or any context including NMI with @nofault.
+ * Return: as sframe_find().
+ */
+static __always_inline int sframe_entry_find(struct sframe_entry *e,
+					     unsigned long pc,
+					     struct sframe_rule *rule,
+					     bool nofault)
+{
+	enum sframe_reason reason;
+	int ret;
+
+	atomic_long_inc(&e->lookups);
+	if (nofault)
+		ret = sframe_find_nofault(&e->sec, pc, rule, &reason);
+	else
+		ret = sframe_find(&e->sec, pc, rule, &reason);
+	if (ret)
+		sframe_entry_failed(e, pc, ret, reason, nofault);
+	return ret;
+}
 
 #endif /* _KERNEL_UNWIND_SFRAME_REGISTRY_H */
