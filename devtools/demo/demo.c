@@ -189,7 +189,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < rounds; i++)
 		sum ^= run_round();
 	getrusage(RUSAGE_SELF, &ru);
-	printf("demo: rounds=%d wall_ms=%.1f cpu_ms=%.1f checksum=%08x\n", rounds,
+	printf("demo: rounds=%d wall_ms=%.3f cpu_ms=%.3f checksum=%08x\n", rounds,
 	       ms_since(&t0),
 	       (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
 	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3, sum);

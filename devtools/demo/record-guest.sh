@@ -18,6 +18,9 @@ set -euo pipefail
 perf=$1 demo=$2 out=$3 repeat=${4:-3} libc_walk=${5:-}
 rounds=${DEMO_ROUNDS:-30}
 period=${DEMO_PERIOD:-1000000}	# cpu-clock period in ns: 1 kHz
+# CPUs of the workload and of perf record (the same if there is one)
+cpu_work=$(( $(nproc) > 1 ? 1 : 0 ))
+cpu_perf=0
 tmp=/tmp/sframe-demo
 sysctl=/proc/sys/kernel/sframe_unwind
 rm -rf "$tmp"
@@ -37,11 +40,14 @@ run_one() {
 	esac
 	# CPU time of this shell's children: perf record and the workload
 	before=$(awk '{ print $16 + $17 }' /proc/$$/stat)
+	# The workload alone on one CPU, perf record on another: its time
+	# then counts what sampling costs the workload, not perf's own work
 	if [ "$mode" = none ]; then
-		line=$("$demo/demo" "$rounds")
+		line=$(taskset -c "$cpu_work" "$demo/demo" "$rounds")
 	else
-		line=$("$perf" record -q -o "$data" -e cpu-clock:u -c "$period" \
-			--call-graph "$mode" -- "$demo/demo" "$rounds" 2>"$tmp/err") ||
+		line=$(taskset -c "$cpu_perf" "$perf" record -q -o "$data" \
+			-e cpu-clock:u -c "$period" --call-graph "$mode" -- \
+			taskset -c "$cpu_work" "$demo/demo" "$rounds" 2>"$tmp/err") ||
 			{ cat "$tmp/err" >&2; return 1; }
 	fi
 	after=$(awk '{ print $16 + $17 }' /proc/$$/stat)
