@@ -78,6 +78,9 @@ echo "$kvm" >"$out/kvm.txt"
 # timers (configs/perf.config asks for 1000 Hz)
 sed -n 's/^CONFIG_HZ=//p' "$(kbuild_dir "$arch-perf")/.config" >"$out/hz.txt"
 echo "${SFRAME_VM_QEMU_OPTS:-}" >"$out/qemu-opts.txt"
+# The TSC rate the x86 guest was told (vm_bench): under -icount its TSC
+# counts instructions, so a guest ns is that many GHz of instructions
+if [ "$arch" = x86_64 ]; then vm_tsc_append >"$out/tsc.txt"; else rm -f "$out/tsc.txt"; fi
 fi
 kvm=$(cat "$out/kvm.txt")
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
@@ -90,9 +93,11 @@ if [ "$arch" = x86_64 ]; then
 fi
 icount=false
 grep -q icount "$out/qemu-opts.txt" 2>/dev/null && icount=true
-python3 - "$out" "$(cat "$out/kernel.txt")" "$cpu" "$kvm" "$perf_json" "$icount" "$arch" <<'PY' >"$out/results.json"
+tsc_khz=$(sed -n 's/.*tsc_early_khz=\([0-9]*\).*/\1/p' "$out/tsc.txt" 2>/dev/null || true)
+python3 - "$out" "$(cat "$out/kernel.txt")" "$cpu" "$kvm" "$perf_json" "$icount" "$arch" "${tsc_khz:-0}" <<'PY' >"$out/results.json"
 import json, statistics, sys
-out, kernel, cpu, kvm, perf_json, icount, arch = sys.argv[1:8]
+out, kernel, cpu, kvm, perf_json, icount, arch, tsc_khz = sys.argv[1:9]
+tsc_khz = int(tsc_khz)
 
 def parse(path):
     """Rows of unwind_bench's output, each with the run it belongs to."""
@@ -122,8 +127,11 @@ def stat(values):
 
 res = {"kernel": kernel, "cpu": cpu, "kvm": kvm == "true",
        "arch": arch,
-       "unit": "guest instructions (QEMU -icount shift=0)" if icount == "true"
-               else "ns of emulated time"}
+       "unit": ("guest instructions (QEMU -icount shift=0)" if not tsc_khz else
+                f"guest ns (QEMU -icount shift=0: the guest's TSC counts "
+                f"instructions and its kernel takes it for {tsc_khz / 1000:.0f} MHz, "
+                f"so a ns is {tsc_khz / 1e6:.2f} instructions)")
+               if icount == "true" else "ns of emulated time"}
 # Default configuration (with the rule cache), then without it
 for sfx, key in (("", ""), ("-nocache", "_no_rule_cache")):
     unwind = parse(f"{out}/unwind{sfx}.txt")
