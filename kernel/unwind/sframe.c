@@ -23,33 +23,6 @@
 
 #include "sframe_rcache.h"
 
-/**
- * sframe_user_find() - find the unwind rule for a PC of current
- * @pc:		user PC (for a caller's frame, one byte into the call)
- * @rule:	the rule, on success
- * @cache:	the entry used for the previous frame of this walk, or NULL;
- *		faultable context only, see sframe_user_release()
- * @nofault:	true in a context that must not fault or sleep, where the
- *		caller has disabled page faults
- *
- * In faultable context, a pending entry is resolved and the section may
- * be faulted in; the entry stays referenced in @cache, so that the next
- * frames in the same object need no lookup in the registry, and the rules
- * of recently unwound PCs come from the entry's rule cache.  With
- * @nofault, only resolved sections are used, under RCU: their rule cache,
- * else their resident pages; a PC that could have been found in faultable
- * context is looked up again at the next return to user space, so that
- * the next unwinds find it.
- *
- * The caller checks sframe_unwind_enabled() once per walk.  Whatever the
- * outcome, @rule->fres_read says how many FREs the lookup read.
- *
- * Context: Task context (faultable; may sleep) or, with @nofault, any
- * context including NMI.
- * Return: 0 on success; otherwise an error meaning "no SFrame rule here,
- * try frame pointers": -ENOENT (not covered or no usable section),
- * -EFAULT or -EBADMSG.
- */
 /* sframe_user_find() in NMI or IRQ context */
 static int sframe_user_find_nofault(struct mm_struct *mm, unsigned long pc,
 				    struct sframe_rule *rule)
@@ -125,6 +98,33 @@ static noinline int sframe_user_find_slow(struct mm_struct *mm,
 	return sframe_entry_find_cached(e, pc, rule);
 }
 
+/**
+ * sframe_user_find() - find the unwind rule for a PC of current
+ * @pc:		user PC (for a caller's frame, one byte into the call)
+ * @rule:	the rule, on success
+ * @cache:	the entry used for the previous frame of this walk, or NULL;
+ *		faultable context only, see sframe_user_release()
+ * @nofault:	true in a context that must not fault or sleep, where the
+ *		caller has disabled page faults
+ *
+ * In faultable context, a pending entry is resolved and the section may
+ * be faulted in; the entry stays referenced in @cache, so that the next
+ * frames in the same object need no lookup in the registry, and the rules
+ * of recently unwound PCs come from the entry's rule cache.  With
+ * @nofault, only resolved sections are used, under RCU: their rule cache,
+ * else their resident pages; a PC that could have been found in faultable
+ * context is looked up again at the next return to user space, so that
+ * the next unwinds find it.
+ *
+ * The caller checks sframe_unwind_enabled() once per walk.  Whatever the
+ * outcome, @rule->fres_read says how many FREs the lookup read.
+ *
+ * Context: Task context (faultable; may sleep) or, with @nofault, any
+ * context including NMI.
+ * Return: 0 on success; otherwise an error meaning "no SFrame rule here,
+ * try frame pointers": -ENOENT (not covered or no usable section),
+ * -EFAULT or -EBADMSG.
+ */
 int sframe_user_find(unsigned long pc, struct sframe_rule *rule,
 		     struct sframe_entry **cache, bool nofault)
 {
