@@ -1590,7 +1590,7 @@ static void test_fre_near_end(struct kunit *test)
 		EXPECT_BAD(test, F(1) + 4 * (n - 1),
 			   SFRAME_R_BAD_DATAWORD_COUNT);
 
-		/* the sub-section ends 1 byte into the last FRE's last word */
+		/* the sub-section ends 1 byte before the last FRE does */
 		sf_put32(test, H_FRE_LEN,
 			 c->lay.fre[0][n - 1] + 61 - c->lay.fres);
 		EXPECT_REINIT(test, 0, SFRAME_R_NONE);

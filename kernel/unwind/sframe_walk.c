@@ -1151,7 +1151,7 @@ u32 sframe_index_blocks(const struct sframe_section *sec, u8 *shift)
 		return 0;
 	max = min_t(u32, sec->num_fdes / SFRAME_INDEX_FDES_PER_BLOCK,
 		    SFRAME_INDEX_MAX_BLOCKS);
-	/* At most BITS_PER_LONG - 1 steps: max is at least 16 */
+	/* At most BITS_PER_LONG - 1 steps: max is at least 32 */
 	for (*shift = 0; (last >> *shift) + 1 > max; (*shift)++)
 		;
 	return (last >> *shift) + 1;
