@@ -58,8 +58,7 @@ static int sframe_entry_find_cached(struct sframe_entry *e, unsigned long pc,
 {
 	int ret = sframe_entry_find(e, pc, rule, false);
 
-	/* (not even a call with the cache off, as for full lookups) */
-	if (!ret && READ_ONCE(sframe_rcache_on))
+	if (!ret)
 		sframe_rcache_put(e, pc, rule, true);
 	return ret;
 }

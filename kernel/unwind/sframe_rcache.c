@@ -64,29 +64,14 @@ static struct sframe_rcache *sframe_rcache_alloc(struct sframe_entry *e)
 	return rc;
 }
 
-/**
- * sframe_rcache_put() - remember the rule found for a PC
- * @e:		a usable entry, referenced by the caller or under RCU
- * @pc:		the PC
- * @rule:	its rule
- * @may_alloc:	allocate the cache if @e has none yet (may sleep); without
- *		it, a rule is only stored in an existing cache
- *
- * The rule replaces the oldest way of the PC's set, unless another thread
- * is writing that way: then it is not stored.
- *
- * Context: Task context, may sleep with @may_alloc; any context, including
- * NMI, without.
- */
-void sframe_rcache_put(struct sframe_entry *e, unsigned long pc,
-		       const struct sframe_rule *rule, bool may_alloc)
+/* sframe_rcache_put() with the rule cache on */
+void __sframe_rcache_put(struct sframe_entry *e, unsigned long pc,
+			 const struct sframe_rule *rule, bool may_alloc)
 {
 	struct sframe_rcache_slot *s;
 	struct sframe_rcache *rc;
 	unsigned int set, way, seq;
 
-	if (!READ_ONCE(sframe_rcache_on))
-		return;
 	/* Pairs with the cmpxchg() in sframe_rcache_alloc() */
 	rc = smp_load_acquire(&e->rcache);
 	if (!rc) {

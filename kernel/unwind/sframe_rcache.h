@@ -127,4 +127,30 @@ static __always_inline bool sframe_rcache_get(struct sframe_entry *e,
 	return true;
 }
 
+/**
+ * sframe_rcache_put() - remember the rule found for a PC
+ * @e:		a usable entry, referenced by the caller or under RCU
+ * @pc:		the PC
+ * @rule:	its rule
+ * @may_alloc:	allocate the cache if @e has none yet (may sleep); without
+ *		it, a rule is only stored in an existing cache
+ *
+ * The rule replaces the oldest way of the PC's set, unless another thread
+ * is writing that way: then it is not stored.
+ *
+ * Inline: with the cache off (sframe.rule_cache=0), as for every full
+ * lookup of the benchmark, it is not even a call.
+ *
+ * Context: Task context, may sleep with @may_alloc; any context, including
+ * NMI, without.
+ */
+static __always_inline void sframe_rcache_put(struct sframe_entry *e,
+					      unsigned long pc,
+					      const struct sframe_rule *rule,
+					      bool may_alloc)
+{
+	if (READ_ONCE(sframe_rcache_on))
+		__sframe_rcache_put(e, pc, rule, may_alloc);
+}
+
 #endif /* _KERNEL_UNWIND_SFRAME_RCACHE_H */

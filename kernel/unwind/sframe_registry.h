@@ -102,9 +102,9 @@ struct sframe_entry *sframe_discover(struct mm_struct *mm, unsigned long pc);
 void sframe_resolve(struct sframe_entry *e);
 int sframe_check(struct sframe_section *sec, enum sframe_reason *reason);
 
-/* sframe_rcache.c, and sframe_rcache_get() in sframe_rcache.h */
-void sframe_rcache_put(struct sframe_entry *e, unsigned long pc,
-		       const struct sframe_rule *rule, bool may_alloc);
+/* sframe_rcache.c, and sframe_rcache_get()/_put() in sframe_rcache.h */
+void __sframe_rcache_put(struct sframe_entry *e, unsigned long pc,
+			 const struct sframe_rule *rule, bool may_alloc);
 unsigned long sframe_rcache_hits(struct sframe_entry *e);
 void sframe_rcache_free(struct sframe_rcache *rc);
 
