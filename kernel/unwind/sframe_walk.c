@@ -201,6 +201,35 @@ static __always_inline int sframe_fde_start(const struct sframe_section *sec,
 }
 
 /*
+ * Fields that a lookup reads together, in one load: a union, so that each
+ * is at its offset in the section whatever the byte order.  The function
+ * size and FRE offset of an FDE (V2 and V3); the start of a V3 attribute
+ * record.
+ */
+union sframe_fde_size_off {
+	u64	word;
+	struct {
+		u32	func_size;
+		u32	fres_off;
+	} f;
+};
+
+union sframe_fda_head {
+	u32	word;
+	struct {
+		u16	fres_num;
+		u8	info;
+		u8	info2;
+	} f;
+};
+
+static_assert(offsetof(struct sframe_fde_v2, fres_off) ==
+	      offsetof(struct sframe_fde_v2, func_size) + 4);
+static_assert(offsetof(struct sframe_fde_v3, fres_off) ==
+	      offsetof(struct sframe_fde_v3, func_size) + 4);
+static_assert(offsetof(struct sframe_fda_v3, info2) == 3);
+
+/*
  * Read the FDE table entry @idx (< sec->num_fdes).  For V3 this is the
  * index entry only: sframe_fde_attr() reads the rest.
  */
@@ -209,7 +238,7 @@ static __always_inline int sframe_fde_read(const struct sframe_section *sec,
 					   enum sframe_reason *reason)
 {
 	unsigned long addr = sec->fdes_start + (unsigned long)idx * sec->fde_size;
-	u32 fres_off;
+	union sframe_fde_size_off so;
 	int ret;
 
 	ret = sframe_fde_start(sec, idx, &fde->func_start);
@@ -218,42 +247,50 @@ static __always_inline int sframe_fde_read(const struct sframe_section *sec,
 	if (sec->version == SFRAME_VERSION_2) {
 		const struct sframe_fde_v2 __user *e = (const void __user *)addr;
 
-		unsafe_get_user(fde->func_size, &e->func_size, efault);
-		unsafe_get_user(fres_off, &e->fres_off, efault);
+		sframe_get(so.word, u64,
+			   addr + offsetof(struct sframe_fde_v2, func_size),
+			   efault);
 		unsafe_get_user(fde->fres_num, &e->fres_num, efault);
 		unsafe_get_user(fde->info, &e->info, efault);
 		unsafe_get_user(fde->rep_size, &e->rep_size, efault);
 		fde->info2 = SFRAME_FDE_TYPE_DEFAULT;
 	} else {
-		const struct sframe_fde_v3 __user *e = (const void __user *)addr;
-
-		unsafe_get_user(fde->func_size, &e->func_size, efault);
-		unsafe_get_user(fres_off, &e->fres_off, efault);
+		sframe_get(so.word, u64,
+			   addr + offsetof(struct sframe_fde_v3, func_size),
+			   efault);
 	}
+	fde->func_size = so.f.func_size;
 
-	if (fres_off > sec->fres_end - sec->fres_start)
+	if (so.f.fres_off > sec->fres_end - sec->fres_start)
 		return sframe_bad(reason, SFRAME_R_FDE_FRES_OUTSIDE);
-	fde->fres_addr = sec->fres_start + fres_off;
+	fde->fres_addr = sec->fres_start + so.f.fres_off;
 	return 0;
 efault:
 	return -EFAULT;
 }
 
-/* Complete @fde: read the V3 attribute record, check the info bytes. */
+/*
+ * Complete @fde: read the V3 attribute record (its repetition size only
+ * for an FDE whose PC type needs one), check the info bytes.
+ */
 static __always_inline int sframe_fde_attr(const struct sframe_section *sec,
 					   struct sframe_fde *fde,
 					   enum sframe_reason *reason)
 {
 	unsigned long addr = fde->fres_addr;
 	const struct sframe_fda_v3 __user *a = (const void __user *)addr;
+	union sframe_fda_head h;
 
 	if (sec->version == SFRAME_VERSION_3) {
 		if (sizeof(*a) > sec->fres_end - addr)
 			return sframe_bad(reason, SFRAME_R_FRE_OUTSIDE);
-		unsafe_get_user(fde->fres_num, &a->fres_num, efault);
-		unsafe_get_user(fde->info, &a->info, efault);
-		unsafe_get_user(fde->info2, &a->info2, efault);
-		unsafe_get_user(fde->rep_size, &a->rep_size, efault);
+		sframe_get(h.word, u32, addr, efault);
+		fde->fres_num = h.f.fres_num;
+		fde->info = h.f.info;
+		fde->info2 = h.f.info2;
+		fde->rep_size = 0;
+		if (SFRAME_FDE_INFO_PCTYPE(h.f.info) == SFRAME_FDE_PCTYPE_MASK)
+			unsafe_get_user(fde->rep_size, &a->rep_size, efault);
 		fde->fres_addr += sizeof(*a);
 	}
 
@@ -290,11 +327,41 @@ static const u8 sframe_fre_words_len[64] = {
 };
 
 /*
+ * The first bytes of an FRE with 1 or 2 bytes of start address, read as
+ * one word: the start address, the info byte, and for 2 a byte after
+ * them.  A union, so that each field is at its offset whatever the byte
+ * order.
+ */
+union sframe_fre_head1 {
+	u16	word;
+	struct {
+		u8	start;
+		u8	info;
+	} f;
+};
+
+union sframe_fre_head2 {
+	u32	word;
+	struct {
+		u16	start;
+		u8	info;
+		u8	next;
+	} f;
+};
+
+static_assert(sizeof(union sframe_fre_head1) == 2 &&
+	      sizeof(union sframe_fre_head2) == 4);
+
+/*
  * Read the start address and info byte of the FRE at @addr, of @asize
  * bytes of start address, and set its length.  @addr is in the FRE
  * sub-section (at most at its end).  With @checked, the FRE's bytes are
- * checked to lie in the sub-section before they are read; without, the
- * caller knows they do.
+ * checked to lie in the sub-section before they are read, one field at a
+ * time.  Without, the caller knows that an FRE as large as they come
+ * (SFRAME_FRE_MAX_WORDS_LEN bytes of data words) would fit at @addr: a
+ * start address of 1 or 2 bytes is read with the info byte in one load
+ * (sframe_fre_head1, sframe_fre_head2), which may read the FRE's next
+ * byte, inside the sub-section.
  */
 static __always_inline int __sframe_fre_head(const struct sframe_section *sec,
 					     unsigned long addr,
@@ -302,22 +369,34 @@ static __always_inline int __sframe_fre_head(const struct sframe_section *sec,
 					     struct sframe_fre *fre,
 					     enum sframe_reason *reason)
 {
+	union sframe_fre_head1 h1;
+	union sframe_fre_head2 h2;
 	unsigned int wlen;
 
 	if (checked && asize + 1 > sec->fres_end - addr)
 		return sframe_bad(reason, SFRAME_R_FRE_OUTSIDE);
-	switch (asize) {
-	case 1:
-		sframe_get(fre->start, u8, addr, efault);
-		break;
-	case 2:
-		sframe_get(fre->start, u16, addr, efault);
-		break;
-	default:
-		sframe_get(fre->start, u32, addr, efault);
-		break;
+	if (!checked && asize == 1) {
+		sframe_get(h1.word, u16, addr, efault);
+		fre->start = h1.f.start;
+		fre->info = h1.f.info;
+	} else if (!checked && asize == 2) {
+		sframe_get(h2.word, u32, addr, efault);
+		fre->start = h2.f.start;
+		fre->info = h2.f.info;
+	} else {
+		switch (asize) {
+		case 1:
+			sframe_get(fre->start, u8, addr, efault);
+			break;
+		case 2:
+			sframe_get(fre->start, u16, addr, efault);
+			break;
+		default:
+			sframe_get(fre->start, u32, addr, efault);
+			break;
+		}
+		sframe_get(fre->info, u8, addr + asize, efault);
 	}
-	sframe_get(fre->info, u8, addr + asize, efault);
 	fre->addr = addr;
 
 	wlen = sframe_fre_words_len[SFRAME_FRE_WORDS(fre->info)];
@@ -378,11 +457,11 @@ static __always_inline int sframe_fre_hdr(const struct sframe_section *sec,
 
 /*
  * Read the data words of @fre (inside the FRE sub-section, as
- * sframe_fre_hdr() checked) as unsigned control words in @ctrl and
- * sign-extended offsets in @word.
+ * sframe_fre_hdr() checked) as sign-extended offsets in @word; a flexible
+ * FDE's control words are taken from them, see sframe_flex_ctrl().
  */
 static __always_inline int sframe_fre_words(const struct sframe_fre *fre,
-					    u32 *ctrl, s32 *word,
+					    s32 *word,
 					    enum sframe_reason *reason)
 {
 	unsigned int count = SFRAME_FRE_INFO_DATAWORD_COUNT(fre->info);
@@ -396,22 +475,16 @@ static __always_inline int sframe_fre_words(const struct sframe_fre *fre,
 	/* A loop per size; sign-extended by the read, as the type says */
 	switch (wsize) {
 	case 1:
-		for (i = 0; i < count; i++, p++) {
+		for (i = 0; i < count; i++, p++)
 			sframe_get(word[i], s8, p, efault);
-			ctrl[i] = (u8)word[i];
-		}
 		break;
 	case 2:
-		for (i = 0; i < count; i++, p += 2) {
+		for (i = 0; i < count; i++, p += 2)
 			sframe_get(word[i], s16, p, efault);
-			ctrl[i] = (u16)word[i];
-		}
 		break;
 	default:
-		for (i = 0; i < count; i++, p += 4) {
-			sframe_get(ctrl[i], u32, p, efault);
-			word[i] = (s32)ctrl[i];
-		}
+		for (i = 0; i < count; i++, p += 4)
+			sframe_get(word[i], s32, p, efault);
 		break;
 	}
 	return 0;
@@ -425,16 +498,33 @@ efault:
  * the architecture, so that its copy of them has no test of another ABI.
  */
 
+/*
+ * A location is written whole, register number included, so that a rule
+ * holds no stale byte (the rule cache keeps rules, tests compare them).
+ */
+static __always_inline void sframe_loc_set(struct sframe_loc *loc, u8 kind,
+					   u8 reg, s32 off)
+{
+	*loc = (struct sframe_loc) { .kind = kind, .reg = reg, .off = off };
+}
+
 /* RA or FP location when no data word gives one */
 static __always_inline void sframe_loc_default(struct sframe_loc *loc,
 					       s8 fixed_off)
 {
-	if (fixed_off) {
-		loc->kind = SFRAME_LOC_CFA_DEREF;
-		loc->off = fixed_off;
-	} else {
-		loc->kind = SFRAME_LOC_SAME;
-	}
+	if (fixed_off)
+		sframe_loc_set(loc, SFRAME_LOC_CFA_DEREF, 0, fixed_off);
+	else
+		sframe_loc_set(loc, SFRAME_LOC_SAME, 0, 0);
+}
+
+/* An outermost frame: no location has a value */
+static __always_inline void sframe_rule_outermost(struct sframe_rule *rule)
+{
+	sframe_loc_set(&rule->cfa, SFRAME_LOC_UNDEFINED, 0, 0);
+	sframe_loc_set(&rule->ra, SFRAME_LOC_UNDEFINED, 0, 0);
+	sframe_loc_set(&rule->fp, SFRAME_LOC_UNDEFINED, 0, 0);
+	rule->flags |= SFRAME_RULE_OUTERMOST;
 }
 
 /* RA or FP location from the stack offset @off of a default FRE */
@@ -445,7 +535,7 @@ static __always_inline int sframe_loc_stack(const struct sframe_section *sec,
 {
 	if (abi == SFRAME_ABI_S390X_ENDIAN_BIG) {
 		if (ra && off == SFRAME_FRE_RA_OFFSET_INVALID) {
-			loc->kind = SFRAME_LOC_SAME;
+			sframe_loc_set(loc, SFRAME_LOC_SAME, 0, 0);
 			return 0;
 		}
 		if (sec->version == SFRAME_VERSION_2 &&
@@ -454,14 +544,11 @@ static __always_inline int sframe_loc_stack(const struct sframe_section *sec,
 
 			if (regnum < 0 || regnum > U8_MAX)
 				return sframe_bad(reason, SFRAME_R_BAD_REGNUM);
-			loc->kind = SFRAME_LOC_REG;
-			loc->reg = regnum;
-			loc->off = 0;
+			sframe_loc_set(loc, SFRAME_LOC_REG, regnum, 0);
 			return 0;
 		}
 	}
-	loc->kind = SFRAME_LOC_CFA_DEREF;
-	loc->off = off;
+	sframe_loc_set(loc, SFRAME_LOC_CFA_DEREF, 0, off);
 	return 0;
 }
 
@@ -498,12 +585,9 @@ static __always_inline int sframe_rule_default(const struct sframe_section *sec,
 	if (ret)
 		return ret;
 
-	rule->cfa.kind = SFRAME_LOC_REG;
-	if (SFRAME_FRE_INFO_CFA_BASE_REG(info) == SFRAME_BASE_REG_SP)
-		rule->cfa.reg = abi->sp;
-	else
-		rule->cfa.reg = abi->fp;
-	rule->cfa.off = off;
+	sframe_loc_set(&rule->cfa, SFRAME_LOC_REG,
+		       SFRAME_FRE_INFO_CFA_BASE_REG(info) == SFRAME_BASE_REG_SP ?
+		       abi->sp : abi->fp, off);
 
 	sframe_loc_default(&rule->ra, sec->fixed_ra_off);
 	sframe_loc_default(&rule->fp, sec->fixed_fp_off);
@@ -533,21 +617,33 @@ static int sframe_loc_flex(struct sframe_loc *loc, u32 ctrl, s32 off,
 	if (SFRAME_FLEX_CTRL_REG_P(ctrl)) {
 		if (regnum > U8_MAX)
 			return sframe_bad(reason, SFRAME_R_BAD_REGNUM);
-		loc->kind = deref ? SFRAME_LOC_REG_DEREF : SFRAME_LOC_REG;
-		loc->reg = regnum;
+		sframe_loc_set(loc, deref ? SFRAME_LOC_REG_DEREF : SFRAME_LOC_REG,
+			       regnum, off);
 	} else {
 		/* The CFA needs a register; "CFA + off" is not encodable */
 		if (cfa || regnum || !deref)
 			return sframe_bad(reason, SFRAME_R_BAD_FLEX_CTRL);
-		loc->kind = SFRAME_LOC_CFA_DEREF;
+		sframe_loc_set(loc, SFRAME_LOC_CFA_DEREF, 0, off);
 	}
-	loc->off = off;
 	return 0;
 }
 
+/* Data word @word of an FRE with info byte @info, as an unsigned word */
+static __always_inline u32 sframe_flex_ctrl(u8 info, s32 word)
+{
+	switch (SFRAME_FRE_INFO_DATAWORD_SIZE(info)) {
+	case SFRAME_FRE_DATAWORD_1B:
+		return (u8)word;
+	case SFRAME_FRE_DATAWORD_2B:
+		return (u16)word;
+	default:
+		return (u32)word;
+	}
+}
+
 static __always_inline int sframe_rule_flex(const struct sframe_section *sec,
-					    u8 abi, const u32 *ctrl,
-					    const s32 *word, unsigned int count,
+					    u8 abi, u8 info, const s32 *word,
+					    unsigned int count,
 					    struct sframe_rule *rule,
 					    enum sframe_reason *reason)
 {
@@ -562,7 +658,8 @@ static __always_inline int sframe_rule_flex(const struct sframe_section *sec,
 	ret = sframe_cfa_off(abi, word[1], &cfa_off, reason);
 	if (ret)
 		return ret;
-	ret = sframe_loc_flex(&rule->cfa, ctrl[0], cfa_off, true, reason);
+	ret = sframe_loc_flex(&rule->cfa, sframe_flex_ctrl(info, word[0]),
+			      cfa_off, true, reason);
 	if (ret)
 		return ret;
 
@@ -571,14 +668,15 @@ static __always_inline int sframe_rule_flex(const struct sframe_section *sec,
 
 	/* RA, then FP: a (control, offset) pair, a padding word, or nothing */
 	for (e = 0; e < ARRAY_SIZE(locs) && i < count; e++) {
-		if (ctrl[i] == SFRAME_FLEX_CTRL_PADDING) {
+		u32 ctrl = sframe_flex_ctrl(info, word[i]);
+
+		if (ctrl == SFRAME_FLEX_CTRL_PADDING) {
 			i++;
 			continue;
 		}
 		if (i + 1 >= count)
 			return sframe_bad(reason, SFRAME_R_BAD_DATAWORD_COUNT);
-		ret = sframe_loc_flex(locs[e], ctrl[i], word[i + 1], false,
-				      reason);
+		ret = sframe_loc_flex(locs[e], ctrl, word[i + 1], false, reason);
 		if (ret)
 			return ret;
 		i += 2;
@@ -593,7 +691,7 @@ static __always_inline int sframe_fre_rule(const struct sframe_section *sec,
 					   u8 abi,
 					   const struct sframe_fde *fde,
 					   const struct sframe_fre *fre,
-					   const u32 *ctrl, const s32 *word,
+					   const s32 *word,
 					   struct sframe_rule *rule,
 					   enum sframe_reason *reason)
 {
@@ -604,35 +702,41 @@ static __always_inline int sframe_fre_rule(const struct sframe_section *sec,
 		rule->flags |= SFRAME_RULE_MANGLED_RA;
 
 	if (!count) {
-		rule->flags |= SFRAME_RULE_OUTERMOST;
+		sframe_rule_outermost(rule);
 		return 0;
 	}
 	if (SFRAME_V3_FDE_INFO2_TYPE(fde->info2) == SFRAME_FDE_TYPE_FLEX)
-		return sframe_rule_flex(sec, abi, ctrl, word, count, rule,
+		return sframe_rule_flex(sec, abi, fre->info, word, count, rule,
 					reason);
 	return sframe_rule_default(sec, abi, fre->info, word, count, rule,
 				   reason);
 }
 
-/* Fill the parts of @rule that come from @fde. */
+/*
+ * Fill the parts of @rule that come from @fde.  Field by field: the
+ * locations are written by the decoding of the FRE (or by
+ * sframe_rule_outermost()), and zeroing the whole rule first was a call
+ * to memset() on some architectures, at every lookup.
+ */
 static __always_inline void sframe_rule_init(const struct sframe_section *sec,
 					     u8 abi,
 					     const struct sframe_fde *fde,
 					     struct sframe_rule *rule)
 {
-	*rule = (struct sframe_rule) {
-		.func_start	= fde->func_start,
-		.func_size	= fde->func_size,
-	};
+	u8 flags = 0;
 
 	if (sec->version == SFRAME_VERSION_3 &&
 	    SFRAME_V3_FDE_INFO_SIGNAL(fde->info))
-		rule->flags |= SFRAME_RULE_SIGNAL;
+		flags |= SFRAME_RULE_SIGNAL;
 	if (sframe_abi_aarch64(abi) &&
 	    SFRAME_FDE_INFO_PAUTH_KEY(fde->info) == SFRAME_AARCH64_PAUTH_KEY_B)
-		rule->flags |= SFRAME_RULE_PAUTH_KEY_B;
+		flags |= SFRAME_RULE_PAUTH_KEY_B;
 	if (SFRAME_V3_FDE_INFO2_TYPE(fde->info2) == SFRAME_FDE_TYPE_FLEX)
-		rule->flags |= SFRAME_RULE_FLEX;
+		flags |= SFRAME_RULE_FLEX;
+	rule->flags = flags;
+	rule->func_start = fde->func_start;
+	rule->func_size = fde->func_size;
+	rule->fre_start = 0;
 }
 
 /*
@@ -648,13 +752,15 @@ static bool sframe_fde_outermost(const struct sframe_section *sec,
 	       SFRAME_V3_FDE_INFO2_TYPE(fde->info2) == SFRAME_FDE_TYPE_DEFAULT;
 }
 
-/* What a lookup reads inside its window */
+/*
+ * What a lookup reads inside its window, but the data words: apart, so
+ * that the compiler can keep these fields in registers (an array indexed
+ * by a variable stays in memory, and so would a structure holding one).
+ */
 struct sframe_match {
 	struct sframe_fde	fde;
 	struct sframe_fre	fre;
 	u32			fres_read;
-	u32			ctrl[SFRAME_MAX_WORDS];
-	s32			word[SFRAME_MAX_WORDS];
 };
 
 /*
@@ -799,12 +905,12 @@ static __always_inline void sframe_index_range(const struct sframe_section *sec,
 /*
  * Inside the window: the FDE of the function containing @pc (binary
  * search over the start addresses of FDEs [@lo, @lo + @n), then the whole
- * entry), the last FRE that starts at or before @pc, and its data words.
- * An FDE without FREs leaves @m->fde.fres_num 0.
+ * entry), the last FRE that starts at or before @pc, and its data words
+ * in @word.  An FDE without FREs leaves @m->fde.fres_num 0.
  */
 static __always_inline int sframe_find_fre(const struct sframe_section *sec,
 					   unsigned long pc, u32 lo, u32 n,
-					   struct sframe_match *m,
+					   struct sframe_match *m, s32 *word,
 					   enum sframe_reason *reason)
 {
 	bool pcrel = sec->flags & SFRAME_F_FDE_FUNC_START_PCREL;
@@ -856,20 +962,19 @@ static __always_inline int sframe_find_fre(const struct sframe_section *sec,
 	}
 	if (ret)
 		return ret;
-	return sframe_fre_words(&m->fre, m->ctrl, m->word, reason);
+	return sframe_fre_words(&m->fre, word, reason);
 }
 
 /* Decode @fre of @fde into @rule: sections of any ABI */
 static noinline int sframe_fre_decode(const struct sframe_section *sec,
 				      const struct sframe_fde *fde,
 				      const struct sframe_fre *fre,
-				      const u32 *ctrl, const s32 *word,
+				      const s32 *word,
 				      struct sframe_rule *rule,
 				      enum sframe_reason *reason)
 {
 	sframe_rule_init(sec, sec->abi, fde, rule);
-	return sframe_fre_rule(sec, sec->abi, fde, fre, ctrl, word, rule,
-			       reason);
+	return sframe_fre_rule(sec, sec->abi, fde, fre, word, rule, reason);
 }
 
 /*
@@ -882,7 +987,6 @@ static noinline int sframe_fre_decode(const struct sframe_section *sec,
 static __always_inline int sframe_fre_decode_fast(const struct sframe_section *sec,
 						  const struct sframe_fde *fde,
 						  const struct sframe_fre *fre,
-						  const u32 *ctrl,
 						  const s32 *word,
 						  struct sframe_rule *rule,
 						  enum sframe_reason *reason)
@@ -891,10 +995,10 @@ static __always_inline int sframe_fre_decode_fast(const struct sframe_section *s
 	if (sec->abi == UNWIND_USER_SFRAME_ABI) {
 		sframe_rule_init(sec, UNWIND_USER_SFRAME_ABI, fde, rule);
 		return sframe_fre_rule(sec, UNWIND_USER_SFRAME_ABI, fde, fre,
-				       ctrl, word, rule, reason);
+				       word, rule, reason);
 	}
 #endif
-	return sframe_fre_decode(sec, fde, fre, ctrl, word, rule, reason);
+	return sframe_fre_decode(sec, fde, fre, word, rule, reason);
 }
 
 static int __sframe_find(const struct sframe_section *sec, unsigned long pc,
@@ -903,6 +1007,7 @@ static int __sframe_find(const struct sframe_section *sec, unsigned long pc,
 {
 	/* Written before it is read: not worth zeroing at every lookup */
 	struct sframe_match m __uninitialized;
+	s32 word[SFRAME_MAX_WORDS] __uninitialized;
 	u32 lo, n;
 	int ret;
 
@@ -919,7 +1024,7 @@ static int __sframe_find(const struct sframe_section *sec, unsigned long pc,
 	m.fres_read = 0;
 	if (!sframe_uaccess_begin(sec))
 		return -EFAULT;
-	ret = sframe_find_fre(sec, pc, lo, n, &m, reason);
+	ret = sframe_find_fre(sec, pc, lo, n, &m, word, reason);
 	user_read_access_end();
 	if (ret) {
 		rule->fres_read = m.fres_read;
@@ -927,15 +1032,14 @@ static int __sframe_find(const struct sframe_section *sec, unsigned long pc,
 	}
 
 	if (!m.fde.fres_num) {
-		sframe_rule_init(sec, sec->abi, &m.fde, rule);
 		rule->fres_read = m.fres_read;
 		if (!sframe_fde_outermost(sec, &m.fde))
 			return -ENOENT;
-		rule->flags |= SFRAME_RULE_OUTERMOST;
+		sframe_rule_init(sec, sec->abi, &m.fde, rule);
+		sframe_rule_outermost(rule);
 		return 0;
 	}
-	ret = sframe_fre_decode_fast(sec, &m.fde, &m.fre, m.ctrl, m.word, rule,
-				     reason);
+	ret = sframe_fre_decode_fast(sec, &m.fde, &m.fre, word, rule, reason);
 	rule->fres_read = m.fres_read;
 	return ret;
 }
@@ -1015,15 +1119,15 @@ static int sframe_fde_get(const struct sframe_section *sec, u32 idx,
 /* Read the FRE at @addr, or its data words, in a window of their own. */
 static int sframe_fre_get(const struct sframe_section *sec,
 			  const struct sframe_fde *fde, unsigned long addr,
-			  struct sframe_fre *fre, u32 *ctrl, s32 *word,
+			  struct sframe_fre *fre, s32 *word,
 			  enum sframe_reason *reason)
 {
 	int ret;
 
 	if (!sframe_uaccess_begin(sec))
 		return -EFAULT;
-	if (ctrl)
-		ret = sframe_fre_words(fre, ctrl, word, reason);
+	if (word)
+		ret = sframe_fre_words(fre, word, reason);
 	else
 		ret = sframe_fre_hdr(sec, fde, addr, fre, reason);
 	user_read_access_end();
@@ -1036,7 +1140,6 @@ static int sframe_fres_validate(const struct sframe_section *sec,
 				enum sframe_reason *reason)
 {
 	unsigned long addr = fde->fres_addr;
-	u32 ctrl[SFRAME_MAX_WORDS];
 	s32 word[SFRAME_MAX_WORDS];
 	struct sframe_rule rule;
 	struct sframe_fre fre;
@@ -1048,18 +1151,17 @@ static int sframe_fres_validate(const struct sframe_section *sec,
 		limit = fde->rep_size;
 
 	for (i = 0; i < fde->fres_num; i++) {
-		ret = sframe_fre_get(sec, fde, addr, &fre, NULL, NULL, reason);
+		ret = sframe_fre_get(sec, fde, addr, &fre, NULL, reason);
 		if (ret)
 			return ret;
 		if (i && fre.start <= prev)
 			return sframe_bad(reason, SFRAME_R_FRE_NOT_INCREASING);
 		if (fre.start >= limit)
 			return sframe_bad(reason, SFRAME_R_FRE_BEYOND_FUNC);
-		ret = sframe_fre_get(sec, fde, addr, &fre, ctrl, word, reason);
+		ret = sframe_fre_get(sec, fde, addr, &fre, word, reason);
 		if (ret)
 			return ret;
-		ret = sframe_fre_decode(sec, fde, &fre, ctrl, word, &rule,
-					reason);
+		ret = sframe_fre_decode(sec, fde, &fre, word, &rule, reason);
 		if (ret)
 			return ret;
 		prev = fre.start;
