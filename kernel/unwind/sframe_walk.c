@@ -327,10 +327,9 @@ static const u8 sframe_fre_words_len[64] = {
 };
 
 /*
- * The first bytes of an FRE with 1 or 2 bytes of start address, read as
- * one word: the start address, the info byte, and for 2 a byte after
- * them.  A union, so that each field is at its offset whatever the byte
- * order.
+ * The start address and info byte of an FRE with 1 byte of start address,
+ * read as one word.  A union, so that each field is at its offset whatever
+ * the byte order.
  */
 union sframe_fre_head1 {
 	u16	word;
@@ -340,28 +339,15 @@ union sframe_fre_head1 {
 	} f;
 };
 
-union sframe_fre_head2 {
-	u32	word;
-	struct {
-		u16	start;
-		u8	info;
-		u8	next;
-	} f;
-};
-
-static_assert(sizeof(union sframe_fre_head1) == 2 &&
-	      sizeof(union sframe_fre_head2) == 4);
+static_assert(sizeof(union sframe_fre_head1) == 2);
 
 /*
  * Read the start address and info byte of the FRE at @addr, of @asize
  * bytes of start address, and set its length.  @addr is in the FRE
  * sub-section (at most at its end).  With @checked, the FRE's bytes are
- * checked to lie in the sub-section before they are read, one field at a
- * time.  Without, the caller knows that an FRE as large as they come
- * (SFRAME_FRE_MAX_WORDS_LEN bytes of data words) would fit at @addr: a
- * start address of 1 or 2 bytes is read with the info byte in one load
- * (sframe_fre_head1, sframe_fre_head2), which may read the FRE's next
- * byte, inside the sub-section.
+ * checked to lie in the sub-section before they are read; without, the
+ * caller knows they do.  A start address of 1 byte is read with the info
+ * byte in one load (sframe_fre_head1).
  */
 static __always_inline int __sframe_fre_head(const struct sframe_section *sec,
 					     unsigned long addr,
@@ -370,32 +356,24 @@ static __always_inline int __sframe_fre_head(const struct sframe_section *sec,
 					     enum sframe_reason *reason)
 {
 	union sframe_fre_head1 h1;
-	union sframe_fre_head2 h2;
 	unsigned int wlen;
 
 	if (checked && asize + 1 > sec->fres_end - addr)
 		return sframe_bad(reason, SFRAME_R_FRE_OUTSIDE);
-	if (!checked && asize == 1) {
+	switch (asize) {
+	case 1:
 		sframe_get(h1.word, u16, addr, efault);
 		fre->start = h1.f.start;
 		fre->info = h1.f.info;
-	} else if (!checked && asize == 2) {
-		sframe_get(h2.word, u32, addr, efault);
-		fre->start = h2.f.start;
-		fre->info = h2.f.info;
-	} else {
-		switch (asize) {
-		case 1:
-			sframe_get(fre->start, u8, addr, efault);
-			break;
-		case 2:
-			sframe_get(fre->start, u16, addr, efault);
-			break;
-		default:
-			sframe_get(fre->start, u32, addr, efault);
-			break;
-		}
-		sframe_get(fre->info, u8, addr + asize, efault);
+		break;
+	case 2:
+		sframe_get(fre->start, u16, addr, efault);
+		sframe_get(fre->info, u8, addr + 2, efault);
+		break;
+	default:
+		sframe_get(fre->start, u32, addr, efault);
+		sframe_get(fre->info, u8, addr + 4, efault);
+		break;
 	}
 	fre->addr = addr;
 
