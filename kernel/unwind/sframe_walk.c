@@ -231,10 +231,12 @@ static_assert(offsetof(struct sframe_fda_v3, info2) == 3);
 
 /*
  * Read the FDE table entry @idx (< sec->num_fdes).  For V3 this is the
- * index entry only: sframe_fde_attr() reads the rest.
+ * index entry only: sframe_fde_attr() reads the rest.  @v2: the section is
+ * of version 2, as the caller read it once for both.
  */
 static __always_inline int sframe_fde_read(const struct sframe_section *sec,
-					   u32 idx, struct sframe_fde *fde,
+					   bool v2, u32 idx,
+					   struct sframe_fde *fde,
 					   enum sframe_reason *reason)
 {
 	unsigned long addr = sec->fdes_start + (unsigned long)idx * sec->fde_size;
@@ -244,7 +246,7 @@ static __always_inline int sframe_fde_read(const struct sframe_section *sec,
 	ret = sframe_fde_start(sec, idx, &fde->func_start);
 	if (ret)
 		return ret;
-	if (sec->version == SFRAME_VERSION_2) {
+	if (v2) {
 		const struct sframe_fde_v2 __user *e = (const void __user *)addr;
 
 		sframe_get(so.word, u64,
@@ -258,6 +260,11 @@ static __always_inline int sframe_fde_read(const struct sframe_section *sec,
 		sframe_get(so.word, u64,
 			   addr + offsetof(struct sframe_fde_v3, func_size),
 			   efault);
+		/* Read by sframe_fde_attr(): set here for compilers' sake */
+		fde->fres_num = 0;
+		fde->info = 0;
+		fde->info2 = 0;
+		fde->rep_size = 0;
 	}
 	fde->func_size = so.f.func_size;
 
@@ -274,14 +281,14 @@ efault:
  * for an FDE whose PC type needs one), check the info bytes.
  */
 static __always_inline int sframe_fde_attr(const struct sframe_section *sec,
-					   struct sframe_fde *fde,
+					   bool v2, struct sframe_fde *fde,
 					   enum sframe_reason *reason)
 {
 	unsigned long addr = fde->fres_addr;
 	const struct sframe_fda_v3 __user *a = (const void __user *)addr;
 	union sframe_fda_head h;
 
-	if (sec->version == SFRAME_VERSION_3) {
+	if (!v2) {
 		if (sizeof(*a) > sec->fres_end - addr)
 			return sframe_bad(reason, SFRAME_R_FRE_OUTSIDE);
 		sframe_get(h.word, u32, addr, efault);
@@ -892,13 +899,14 @@ static __always_inline int sframe_find_fre(const struct sframe_section *sec,
 					   enum sframe_reason *reason)
 {
 	bool pcrel = sec->flags & SFRAME_F_FDE_FUNC_START_PCREL;
+	bool v2 = sec->version == SFRAME_VERSION_2;
 	unsigned long start;
 	u32 idx, pc_off;
 	int ret;
 
-	if (sec->version == SFRAME_VERSION_2 && pcrel)
+	if (v2 && pcrel)
 		ret = sframe_fde_search(sec, pc, true, true, lo, n, &idx);
-	else if (sec->version == SFRAME_VERSION_2)
+	else if (v2)
 		ret = sframe_fde_search(sec, pc, true, false, lo, n, &idx);
 	else if (pcrel)
 		ret = sframe_fde_search(sec, pc, false, true, lo, n, &idx);
@@ -912,14 +920,14 @@ static __always_inline int sframe_find_fre(const struct sframe_section *sec,
 		if (ret || pc < start)
 			return ret ?: -ENOENT;
 	}
-	ret = sframe_fde_read(sec, idx, &m->fde, reason);
+	ret = sframe_fde_read(sec, v2, idx, &m->fde, reason);
 	if (ret)
 		return ret;
 	/* The section may have changed since the search: check again */
 	if (pc < m->fde.func_start ||
 	    pc - m->fde.func_start >= m->fde.func_size)
 		return -ENOENT;
-	ret = sframe_fde_attr(sec, &m->fde, reason);
+	ret = sframe_fde_attr(sec, v2, &m->fde, reason);
 	if (ret || !m->fde.fres_num)
 		return ret;
 
@@ -1082,14 +1090,15 @@ static int sframe_fde_get(const struct sframe_section *sec, u32 idx,
 			  struct sframe_fde *fde, bool attr,
 			  enum sframe_reason *reason)
 {
+	bool v2 = sec->version == SFRAME_VERSION_2;
 	int ret;
 
 	if (!sframe_uaccess_begin(sec))
 		return -EFAULT;
 	if (attr)
-		ret = sframe_fde_attr(sec, fde, reason);
+		ret = sframe_fde_attr(sec, v2, fde, reason);
 	else
-		ret = sframe_fde_read(sec, idx, fde, reason);
+		ret = sframe_fde_read(sec, v2, idx, fde, reason);
 	user_read_access_end();
 	return ret;
 }
