@@ -1912,6 +1912,7 @@ static struct sframe_fde_index *sf_index(struct kunit *test, u8 shift,
 			      GFP_KERNEL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, index);
 	index->nr = blocks;
+	index->base = c->sec.text_start;
 	index->shift = shift;
 	KUNIT_ASSERT_EQ(test, sframe_index_build(&c->sec, index, &c->why), 0);
 	KUNIT_EXPECT_EQ(test, c->why, SFRAME_R_NONE);
@@ -1971,11 +1972,38 @@ static void test_fde_index(struct kunit *test)
 				      -8, 0, n, fdes };
 		EXPECT_INIT_OK(test, &s);
 		/* 80 FDEs, at most 40 blocks over 1 MiB: 32 KiB each */
-		blocks = sframe_index_blocks(&c->sec, &shift);
+		blocks = sframe_index_blocks(&c->sec, c->sec.text_start,
+					     c->sec.text_end, &shift);
 		KUNIT_EXPECT_EQ(test, blocks, 32U);
 		KUNIT_EXPECT_EQ(test, shift, 15);
 		/* A text end off the blocks: the last block is partial */
 		c->sec.text_end = TEXT_END - 0x123;
+
+		/*
+		 * The section's own index covers its functions, from the
+		 * first one's start to the last one's end: 37 blocks of 16
+		 * KiB over their 579 KiB
+		 */
+		KUNIT_ASSERT_EQ(test, sframe_index_attach(&c->sec, &c->why), 0);
+		index = c->sec.fde_index;
+		KUNIT_ASSERT_NOT_NULL(test, index);
+		KUNIT_EXPECT_EQ(test, index->base, fdes[0].func);
+		KUNIT_EXPECT_EQ(test, index->nr,
+				sframe_index_blocks(&c->sec, fdes[0].func,
+						    fdes[n - 1].func +
+						    fdes[n - 1].size, &shift));
+		KUNIT_EXPECT_EQ(test, index->nr, 37U);
+		KUNIT_EXPECT_EQ(test, index->shift, 14);
+		for (i = 0; i < n; i++) {
+			f = fdes[i].func;
+			EXPECT_INDEX_SAME(test, f - 1);
+			EXPECT_INDEX_SAME(test, f);
+			EXPECT_INDEX_SAME(test, f + fdes[i].size);
+		}
+		EXPECT_NOENT(test, TEXT_START);
+		EXPECT_NOENT(test, c->sec.text_end - 1);
+		c->sec.fde_index = NULL;
+		sframe_index_put(index);
 
 		for (k = 0; k < ARRAY_SIZE(shifts); k++) {
 			index = sf_index(test, shifts[k], fdes, n);
@@ -2009,6 +2037,11 @@ static void test_fde_index(struct kunit *test)
 	index->nr++;
 	KUNIT_EXPECT_EQ(test, sframe_index_build(&c->sec, index, NULL), -EINVAL);
 	index->nr--;
+	index->base = c->sec.text_start - 1;
+	KUNIT_EXPECT_EQ(test, sframe_index_build(&c->sec, index, NULL), -EINVAL);
+	index->base = c->sec.text_end;
+	KUNIT_EXPECT_EQ(test, sframe_index_build(&c->sec, index, NULL), -EINVAL);
+	index->base = c->sec.text_start;
 	index->shift = BITS_PER_LONG;
 	KUNIT_EXPECT_EQ(test, sframe_index_build(&c->sec, index, NULL), -EINVAL);
 
@@ -2047,7 +2080,10 @@ static void test_fde_index(struct kunit *test)
 	/* Too few FDEs for an index */
 	s.nfdes = SFRAME_INDEX_MIN_FDES - 1;
 	EXPECT_INIT_OK(test, &s);
-	KUNIT_EXPECT_EQ(test, sframe_index_blocks(&c->sec, &shift), 0U);
+	KUNIT_EXPECT_EQ(test, sframe_index_blocks(&c->sec, c->sec.text_start,
+						  c->sec.text_end, &shift), 0U);
+	KUNIT_EXPECT_EQ(test, sframe_index_attach(&c->sec, &c->why), 0);
+	KUNIT_EXPECT_NULL(test, c->sec.fde_index);
 }
 
 /* ------------------------------------------------------------------ */

@@ -874,7 +874,8 @@ static __always_inline void sframe_index_range(const struct sframe_section *sec,
 	*n = sec->num_fdes;
 	if (!index)
 		return;
-	b = (pc - sec->text_start) >> index->shift;
+	/* Below @base, @b is past the index: the whole table */
+	b = (pc - index->base) >> index->shift;
 	if (b >= index->nr)
 		return;
 	/* @pc is the user's: no speculative read past the index */
@@ -1215,28 +1216,37 @@ int sframe_validate(const struct sframe_section *sec, enum sframe_reason *reason
 	return 0;
 }
 
+/* Enough FDEs for an index to pay, few enough to make it */
+static bool sframe_index_wanted(const struct sframe_section *sec)
+{
+	return sec->num_fdes >= SFRAME_INDEX_MIN_FDES &&
+	       sec->num_fdes <= SFRAME_INDEX_MAX_FDES;
+}
+
 /**
  * sframe_index_blocks() - how large an index of the FDE table to make
  * @sec:	section set up by sframe_section_init()
+ * @base:	where the blocks start, in the section's text
+ * @end:	where they end, after @base
  * @shift:	log2 of the block size, if the section gets an index
  *
- * The smallest blocks that keep the index within one block per
- * SFRAME_INDEX_FDES_PER_BLOCK FDEs and SFRAME_INDEX_MAX_BLOCKS blocks.
- * Allocate struct_size(index, first, blocks) bytes for
+ * The smallest blocks over [@base, @end) that keep the index within one
+ * block per SFRAME_INDEX_FDES_PER_BLOCK FDEs and SFRAME_INDEX_MAX_BLOCKS
+ * blocks.  Allocate struct_size(index, from, blocks) bytes for
  * sframe_index_build().
  *
  * Context: Any context.
  * Return: the number of blocks of the index; 0 if the section is better
  * searched without one (fewer than SFRAME_INDEX_MIN_FDES FDEs) or has too
- * many FDEs (more than SFRAME_INDEX_MAX_FDES).
+ * many FDEs (more than SFRAME_INDEX_MAX_FDES), or for an empty range.
  */
-u32 sframe_index_blocks(const struct sframe_section *sec, u8 *shift)
+u32 sframe_index_blocks(const struct sframe_section *sec, unsigned long base,
+			unsigned long end, u8 *shift)
 {
-	unsigned long last = sec->text_end - sec->text_start - 1;
+	unsigned long last = end - base - 1;
 	u32 max;
 
-	if (sec->num_fdes < SFRAME_INDEX_MIN_FDES ||
-	    sec->num_fdes > SFRAME_INDEX_MAX_FDES)
+	if (!sframe_index_wanted(sec) || end <= base)
 		return 0;
 	max = min_t(u32, sec->num_fdes / SFRAME_INDEX_FDES_PER_BLOCK,
 		    SFRAME_INDEX_MAX_BLOCKS);
@@ -1255,9 +1265,9 @@ static_assert(struct_size_t(struct sframe_fde_index, from,
 /**
  * sframe_index_build() - make the index of a section's FDE table
  * @sec:	section set up by sframe_section_init(), without an index
- * @index:	the index to fill in; the caller sets @index->nr and
- *		@index->shift (see sframe_index_blocks()), @index->from has
- *		room for @index->nr entries
+ * @index:	the index to fill in; the caller sets @index->nr,
+ *		@index->base and @index->shift (see sframe_index_blocks()),
+ *		@index->from has room for @index->nr entries
  * @reason:	if not NULL, why the section is corrupt on -EBADMSG, else
  *		SFRAME_R_NONE
  *
@@ -1271,8 +1281,8 @@ static_assert(struct_size_t(struct sframe_fde_index, from,
  * Context: Process context, may sleep.  Reads at most
  * SFRAME_INDEX_MAX_FDES starts.
  * Return: 0; -EBADMSG if the FDEs are not sorted (SFRAME_R_FDES_NOT_SORTED);
- * -EFAULT if the table could not be read; -EINVAL if @index->nr or
- * @index->shift do not fit the section.
+ * -EFAULT if the table could not be read; -EINVAL if @index->base is not in
+ * the section's text, or a block past the first one starts after it.
  */
 int sframe_index_build(const struct sframe_section *sec,
 		       struct sframe_fde_index *index,
@@ -1286,10 +1296,12 @@ int sframe_index_build(const struct sframe_section *sec,
 
 	if (reason)
 		*reason = SFRAME_R_NONE;
-	last = sec->text_end - sec->text_start - 1;
 	if (!sec->num_fdes || sec->num_fdes > SFRAME_INDEX_MAX_FDES ||
-	    index->shift >= BITS_PER_LONG || !index->nr ||
-	    (last >> index->shift) + 1 != index->nr)
+	    index->base < sec->text_start || index->base >= sec->text_end ||
+	    index->shift >= BITS_PER_LONG || !index->nr)
+		return -EINVAL;
+	last = sec->text_end - index->base - 1;
+	if ((last >> index->shift) + 1 < index->nr)
 		return -EINVAL;
 
 	while (i < sec->num_fdes) {
@@ -1310,7 +1322,7 @@ int sframe_index_build(const struct sframe_section *sec,
 			 * previous FDE is the last one at or before their start
 			 */
 			while (b < index->nr &&
-			       sec->text_start + ((unsigned long)b << index->shift) < start)
+			       index->base + ((unsigned long)b << index->shift) < start)
 				from[b++] = i ? i - 1 : 0;
 		}
 		user_read_access_end();
@@ -1323,6 +1335,54 @@ int sframe_index_build(const struct sframe_section *sec,
 	return 0;
 }
 
+/* Inside the window: the start and size of the function of FDE @idx */
+static __always_inline int sframe_fde_extent(const struct sframe_section *sec,
+					     u32 idx, unsigned long *start,
+					     u32 *size)
+{
+	unsigned long addr = sec->fdes_start + (unsigned long)idx * sec->fde_size;
+	int ret;
+
+	ret = sframe_fde_start(sec, idx, start);
+	if (ret)
+		return ret;
+	if (sec->version == SFRAME_VERSION_2)
+		addr += offsetof(struct sframe_fde_v2, func_size);
+	else
+		addr += offsetof(struct sframe_fde_v3, func_size);
+	sframe_get(*size, u32, addr, efault);
+	return 0;
+efault:
+	return -EFAULT;
+}
+
+/*
+ * The text that the functions of a section with FDEs span: from the start
+ * of the first one to the end of the last one, or the whole text where
+ * the table says otherwise (it is still checked at every lookup).
+ */
+static int sframe_index_span(const struct sframe_section *sec,
+			     unsigned long *base, unsigned long *end)
+{
+	u32 size;
+	int ret;
+
+	if (!sframe_uaccess_begin(sec))
+		return -EFAULT;
+	ret = sframe_fde_start(sec, 0, base);
+	if (!ret)
+		ret = sframe_fde_extent(sec, sec->num_fdes - 1, end, &size);
+	user_read_access_end();
+	if (ret)
+		return ret;
+	if (*base < sec->text_start || *base >= sec->text_end)
+		*base = sec->text_start;
+	if (check_add_overflow(*end, (unsigned long)size, end) ||
+	    *end <= *base || *end > sec->text_end)
+		*end = sec->text_end;
+	return 0;
+}
+
 /**
  * sframe_index_attach() - give a section an index of its FDE table
  * @sec:	section set up by sframe_section_init(), without an index
@@ -1330,8 +1390,8 @@ int sframe_index_build(const struct sframe_section *sec,
  *		SFRAME_R_NONE
  *
  * If the section has enough FDEs for one (sframe_index_blocks()), make its
- * index (sframe_index_build()) in memory of its own, with one reference,
- * and set @sec->fde_index.  Without memory for it, the section has none,
+ * index (sframe_index_build()) over the text that its functions span, in
+ * memory of its own, with one reference, and set @sec->fde_index.  Without memory for it, the section has none,
  * and its lookups search the whole table.  Drop the reference with
  * sframe_index_put().
  *
@@ -1343,13 +1403,19 @@ int sframe_index_build(const struct sframe_section *sec,
 int sframe_index_attach(struct sframe_section *sec, enum sframe_reason *reason)
 {
 	struct sframe_fde_index *index;
+	unsigned long base, end;
 	u32 blocks;
 	u8 shift;
 	int ret;
 
 	if (reason)
 		*reason = SFRAME_R_NONE;
-	blocks = sframe_index_blocks(sec, &shift);
+	if (!sframe_index_wanted(sec))
+		return 0;
+	ret = sframe_index_span(sec, &base, &end);
+	if (ret)
+		return ret;
+	blocks = sframe_index_blocks(sec, base, end, &shift);
 	if (!blocks)
 		return 0;
 	index = kvmalloc(struct_size(index, from, blocks),
@@ -1358,6 +1424,7 @@ int sframe_index_attach(struct sframe_section *sec, enum sframe_reason *reason)
 		return 0;
 	refcount_set(&index->ref, 1);
 	index->nr = blocks;
+	index->base = base;
 	index->shift = shift;
 	ret = sframe_index_build(sec, index, reason);
 	if (ret) {

@@ -82,8 +82,9 @@ struct sframe_section {
  * @ref:	references of its users; the reader does not use it (the
  *		registry's entries share an index, see sframe_registry.c)
  * @nr:		number of blocks, and of entries in @from
- * @shift:	a block is 1 << @shift bytes; block 0 starts at the section's
- *		@text_start
+ * @base:	where block 0 starts: the first function of the FDE table
+ *		(sframe_index_attach()), in the section's text
+ * @shift:	a block is 1 << @shift bytes
  * @from:	for each block, the index of the last FDE whose function
  *		starts at or before the block's first byte (0 if none): where
  *		the search for a PC in the block starts
@@ -98,6 +99,7 @@ struct sframe_section {
 struct sframe_fde_index {
 	refcount_t	ref;
 	u32		nr;
+	unsigned long	base;
 	u8		shift;
 	u32		from[] __counted_by(nr);
 };
@@ -107,12 +109,15 @@ struct sframe_fde_index {
  * (fewer take at most 6 probes to search) and at most
  * SFRAME_INDEX_MAX_FDES (the bound of the work of sframe_index_build()).
  * The index has at most one block per SFRAME_INDEX_FDES_PER_BLOCK FDEs,
- * and SFRAME_INDEX_MAX_BLOCKS blocks: 64 KiB with its header.
+ * and SFRAME_INDEX_MAX_BLOCKS blocks: 64 KiB with its header.  The blocks
+ * cover the functions, from the first one's start to the last one's end:
+ * not the whole executable segment, which on arm64 and s390x also holds
+ * read-only data and the .sframe section itself.
  */
 #define SFRAME_INDEX_MIN_FDES		64
 #define SFRAME_INDEX_MAX_FDES		BIT(22)
 #define SFRAME_INDEX_FDES_PER_BLOCK	2
-#define SFRAME_INDEX_MAX_BLOCKS		16381
+#define SFRAME_INDEX_MAX_BLOCKS		16378
 
 /*
  * FREs are variable-sized and read one after the other, so a lookup reads
@@ -168,7 +173,8 @@ int sframe_find(const struct sframe_section *sec, unsigned long pc,
 int sframe_find_nofault(const struct sframe_section *sec, unsigned long pc,
 			struct sframe_rule *rule, enum sframe_reason *reason);
 int sframe_validate(const struct sframe_section *sec, enum sframe_reason *reason);
-u32 sframe_index_blocks(const struct sframe_section *sec, u8 *shift);
+u32 sframe_index_blocks(const struct sframe_section *sec, unsigned long base,
+			unsigned long end, u8 *shift);
 int sframe_index_build(const struct sframe_section *sec,
 		       struct sframe_fde_index *index,
 		       enum sframe_reason *reason);

@@ -304,7 +304,9 @@ static void validate_resched(struct kunit *test)
  * The FDE index is made from every FDE's start: whatever byte of the
  * table faults, sframe_index_build() gives -EFAULT exactly when the byte
  * is part of a start, 0 with the index of the section otherwise, never
- * -EBADMSG; one cond_resched() per 256 FDEs
+ * -EBADMSG; one cond_resched() per 256 FDEs.  sframe_index_attach() also
+ * reads the size of the last function (where the index ends): -EFAULT
+ * for those bytes too.
  */
 static void index_fault_sweep(struct kunit *test)
 {
@@ -312,7 +314,7 @@ static void index_fault_sweep(struct kunit *test)
 		{ 0, FRE_INFO(SP, 1, W1), { 8 } },
 	};
 	struct sfb_fde fdes[SFB_MAX_FDES];
-	u32 good[32], blocks, i, start_len;
+	u32 good[32], blocks, i, start_len, size_off;
 	struct sframe_fde_index *index;
 	unsigned long n;
 	size_t fdes_len;
@@ -327,12 +329,14 @@ static void index_fault_sweep(struct kunit *test)
 		s = (struct sfb_sec){ v, SORTED | PCREL, AMD64, 0, -8, 0,
 				      SFB_MAX_FDES, fdes };
 		KUNIT_ASSERT_EQ(test, load(test, &s), 0);
-		blocks = sframe_index_blocks(&sec, &shift);
+		blocks = sframe_index_blocks(&sec, sec.text_start, sec.text_end,
+					     &shift);
 		KUNIT_ASSERT_GT(test, blocks, 1U);
 		KUNIT_ASSERT_LE(test, blocks, ARRAY_SIZE(good));
 		index = malloc(struct_size(index, from, blocks));
 		KUNIT_ASSERT_NOT_NULL(test, index);
 		index->nr = blocks;
+		index->base = sec.text_start;
 		index->shift = shift;
 		sim_cond_resched_calls = 0;
 		KUNIT_ASSERT_EQ(test, sframe_index_build(&sec, index, &why), 0);
@@ -340,6 +344,8 @@ static void index_fault_sweep(struct kunit *test)
 		memcpy(good, index->from, blocks * sizeof(u32));
 
 		start_len = v == V2 ? 4 : 8;
+		size_off = v == V2 ? offsetof(struct sframe_fde_v2, func_size) :
+				     offsetof(struct sframe_fde_v3, func_size);
 		fdes_len = (size_t)sec.num_fdes * sec.fde_size;
 		for (n = 0; n < fdes_len; n++) {
 			uspace_reset();
@@ -359,6 +365,30 @@ static void index_fault_sweep(struct kunit *test)
 						     blocks * sizeof(u32)), 0);
 		}
 		free(index);
+
+		for (n = 0; n < fdes_len; n++) {
+			bool size = n >= fdes_len - sec.fde_size + size_off &&
+				    n < fdes_len - sec.fde_size + size_off + 4;
+
+			uspace_reset();
+			uspace_map(SEC_BASE, buf, lay.len);
+			uspace_fault_range(sec.fdes_start + n,
+					   sec.fdes_start + n + 1);
+			sec.fde_index = NULL;
+			ret = sframe_index_attach(&sec, &why);
+			KUNIT_EXPECT_EQ(test, why, SFRAME_R_NONE);
+			KUNIT_EXPECT_EQ_MSG(test, ret,
+					    n % sec.fde_size < start_len || size ?
+					    -EFAULT : 0, "attach v%d byte %lu",
+					    v, n);
+			if (!ret) {
+				KUNIT_EXPECT_NOT_NULL(test, sec.fde_index);
+				KUNIT_EXPECT_EQ(test, sec.fde_index->base,
+						fdes[0].func);
+			}
+			sframe_index_put(sec.fde_index);
+			sec.fde_index = NULL;
+		}
 	}
 }
 
