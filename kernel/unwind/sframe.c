@@ -54,7 +54,8 @@ static int sframe_user_find_nofault(struct mm_struct *mm, unsigned long pc,
 
 /*
  * A faultable lookup in a usable entry, its rule kept in the cache.
- * Inline: the usual full lookup, from sframe_user_find().
+ * Inline: the usual full lookup, from sframe_user_find() (and its slow
+ * path).
  */
 static __always_inline int
 sframe_entry_find_cached(struct sframe_entry *e, unsigned long pc,

@@ -4,8 +4,9 @@
  *
  * The section is read from user memory inside user access windows
  * (user_read_access_begin() over the whole section, one window per
- * lookup), field by field with unsafe_get_user(), after checking every
- * address against the bounds of the part of the section it belongs to.
+ * lookup) with unsafe_get_user(), a field or a few adjacent fields per
+ * load, after checking every address against the bounds of the part of
+ * the section it belongs to.
  * sframe_find_nofault() reads with page faults disabled.  Nothing read
  * from the section is trusted:
  * offsets and counts are checked before use and every loop is bounded,
@@ -228,11 +229,14 @@ static_assert(offsetof(struct sframe_fde_v2, fres_off) ==
 static_assert(offsetof(struct sframe_fde_v3, fres_off) ==
 	      offsetof(struct sframe_fde_v3, func_size) + 4);
 static_assert(offsetof(struct sframe_fda_v3, info2) == 3);
+static_assert(sizeof(union sframe_fde_size_off) == 8 &&
+	      sizeof(union sframe_fda_head) == 4);
 
 /*
  * Read the FDE table entry @idx (< sec->num_fdes).  For V3 this is the
  * index entry only: sframe_fde_attr() reads the rest.  @v2: the section is
- * of version 2, as the caller read it once for both.
+ * of version 2, as the caller read it once for this function and
+ * sframe_fde_attr().
  */
 static __always_inline int sframe_fde_read(const struct sframe_section *sec,
 					   bool v2, u32 idx,
@@ -260,7 +264,10 @@ static __always_inline int sframe_fde_read(const struct sframe_section *sec,
 		sframe_get(so.word, u64,
 			   addr + offsetof(struct sframe_fde_v3, func_size),
 			   efault);
-		/* Read by sframe_fde_attr(): set here for compilers' sake */
+		/*
+		 * Read by sframe_fde_attr(); set here too, or gcc 16 warns
+		 * that they may be used uninitialized (-Wmaybe-uninitialized)
+		 */
 		fde->fres_num = 0;
 		fde->info = 0;
 		fde->info2 = 0;
@@ -484,8 +491,9 @@ efault:
  */
 
 /*
- * A location is written whole, register number included, so that a rule
- * holds no stale byte (the rule cache keeps rules, tests compare them).
+ * A location is written whole, its register number 0 where its kind has
+ * none, so that no field of a rule is left from an earlier one (the rule
+ * cache keeps rules, tests compare them).
  */
 static __always_inline void sframe_loc_set(struct sframe_loc *loc, u8 kind,
 					   u8 reg, s32 off)
@@ -698,10 +706,9 @@ static __always_inline int sframe_fre_rule(const struct sframe_section *sec,
 }
 
 /*
- * Fill the parts of @rule that come from @fde.  Field by field: the
- * locations are written by the decoding of the FRE (or by
- * sframe_rule_outermost()), and zeroing the whole rule first was a call
- * to memset() on some architectures, at every lookup.
+ * Fill the parts of @rule that come from @fde, and a start of 0 for the
+ * FRE (an FDE without FREs has none).  The locations are written by the
+ * decoding of the FRE, or by sframe_rule_outermost().
  */
 static __always_inline void sframe_rule_init(const struct sframe_section *sec,
 					     u8 abi,
@@ -738,7 +745,7 @@ static bool sframe_fde_outermost(const struct sframe_section *sec,
 }
 
 /*
- * What a lookup reads inside its window, but the data words: apart, so
+ * What a lookup reads inside its window, except the data words: apart, so
  * that the compiler can keep these fields in registers (an array indexed
  * by a variable stays in memory, and so would a structure holding one).
  */
@@ -1391,9 +1398,9 @@ static int sframe_index_span(const struct sframe_section *sec,
  *
  * If the section has enough FDEs for one (sframe_index_blocks()), make its
  * index (sframe_index_build()) over the text that its functions span, in
- * memory of its own, with one reference, and set @sec->fde_index.  Without memory for it, the section has none,
- * and its lookups search the whole table.  Drop the reference with
- * sframe_index_put().
+ * memory of its own, with one reference, and set @sec->fde_index.
+ * Without memory for it, the section has none, and its lookups search the
+ * whole table.  Drop the reference with sframe_index_put().
  *
  * Context: Process context, may sleep.
  * Return: 0, with or without an index; as sframe_index_build() if it

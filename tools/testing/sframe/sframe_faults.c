@@ -83,21 +83,25 @@ static struct sfb_sec amd64_sec(u8 version)
 
 /*
  * Bytes that nothing reads: the 2 bytes of padding that end a V2 FDE, and
- * the repetition size of a V3 FDE whose PC type has none (all of them
- * here)
+ * the repetition size of a V3 FDE whose PC type has none
  */
 static bool unread_byte(size_t off)
 {
 	unsigned int i;
+	size_t fda;
+	u8 info;
 
 	if (sec.version == V2)
 		return off >= lay.fdes &&
 		       off < lay.fdes + sec.num_fdes * sec.fde_size &&
 		       (off - lay.fdes) % sec.fde_size >= 18;
-	for (i = 0; i < sec.num_fdes; i++)
-		if (off == lay.fde_data[i] +
-			   offsetof(struct sframe_fda_v3, rep_size))
+	for (i = 0; i < sec.num_fdes; i++) {
+		fda = lay.fde_data[i];
+		info = buf[fda + offsetof(struct sframe_fda_v3, info)];
+		if (off == fda + offsetof(struct sframe_fda_v3, rep_size) &&
+		    SFRAME_FDE_INFO_PCTYPE(info) != SFRAME_FDE_PCTYPE_MASK)
 			return true;
+	}
 	return false;
 }
 
