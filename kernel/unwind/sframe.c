@@ -52,14 +52,9 @@ static int sframe_user_find_nofault(struct mm_struct *mm, unsigned long pc,
 	return ret;
 }
 
-/*
- * A faultable lookup in a usable entry, its rule kept in the cache.
- * Inline: the usual full lookup, from sframe_user_find() (and its slow
- * path).
- */
-static __always_inline int
-sframe_entry_find_cached(struct sframe_entry *e, unsigned long pc,
-			 struct sframe_rule *rule)
+/* A faultable lookup in a usable entry, its rule kept in the cache */
+static int sframe_entry_find_cached(struct sframe_entry *e, unsigned long pc,
+				    struct sframe_rule *rule)
 {
 	int ret = sframe_entry_find(e, pc, rule, false);
 
