@@ -1982,8 +1982,12 @@ static void test_fde_index(struct kunit *test)
 		/*
 		 * The section's own index covers its functions, from the
 		 * first one's start to the last one's end: 37 blocks of 16
-		 * KiB over their 579 KiB
+		 * KiB over their 579 KiB.  The text starts 2 blocks before
+		 * the first function, as a segment's headers and read-only
+		 * data may: a lookup that counted blocks from there would
+		 * search the wrong ones.
 		 */
+		c->sec.text_start = fdes[0].func - 0x8000;
 		KUNIT_ASSERT_EQ(test, sframe_index_attach(&c->sec, &c->why), 0);
 		index = c->sec.fde_index;
 		KUNIT_ASSERT_NOT_NULL(test, index);
@@ -2004,6 +2008,7 @@ static void test_fde_index(struct kunit *test)
 		EXPECT_NOENT(test, c->sec.text_end - 1);
 		c->sec.fde_index = NULL;
 		sframe_index_put(index);
+		c->sec.text_start = TEXT_START;
 
 		for (k = 0; k < ARRAY_SIZE(shifts); k++) {
 			index = sf_index(test, shifts[k], fdes, n);
