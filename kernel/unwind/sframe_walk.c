@@ -1289,7 +1289,8 @@ static_assert(struct_size_t(struct sframe_fde_index, from,
  * SFRAME_INDEX_MAX_FDES starts.
  * Return: 0; -EBADMSG if the FDEs are not sorted (SFRAME_R_FDES_NOT_SORTED);
  * -EFAULT if the table could not be read; -EINVAL if @index->base is not in
- * the section's text, or a block past the first one starts after it.
+ * the section's text, or @index->nr blocks from it would start a block at
+ * or past the text's end.
  */
 int sframe_index_build(const struct sframe_section *sec,
 		       struct sframe_fde_index *index,
