@@ -159,6 +159,31 @@ for sfx, key in (("", ""), ("-nocache", "_no_rule_cache")):
         m: {n: stat(v) for n, v in nm.items()} for m, nm in lk.items()}
 res["perf_record"] = json.loads(perf_json)
 
+# The slowdown sframe / dwarf of each run, against the run without
+# profiling of the same repetition: from the workload's wall time (what
+# recording costs in all, on the one CPU) and from its CPU time (what is
+# done in its context)
+runs = {}
+try:
+    for line in open(f"{out}/runs.txt"):
+        d = dict(kv.split("=", 1) for kv in line.split()[1:])
+        runs.setdefault(d["rep"], {})[d["mode"]] = d
+except FileNotFoundError:
+    pass
+for key, col in (("slowdown_sframe_over_dwarf", "wall_ms"),
+                 ("in_context_sframe_over_dwarf", "cpu_ms")):
+    q = []
+    for rep in sorted(runs, key=int):
+        m = runs[rep]
+        if not all(k in m for k in ("none", "sframe", "dwarf")):
+            continue
+        b = float(m["none"][col])
+        d = float(m["dwarf"][col]) - b
+        if d > 0:
+            q.append((float(m["sframe"][col]) - b) / d)
+    if q:
+        res[key] = stat(q)
+
 # User stacks for BPF (bpf.txt): the cost of a sample in the workload's
 # own CPU time, against the run without profiling of the same repetition
 bpf = {}
@@ -293,6 +318,18 @@ hz=$(cat "$out/hz.txt" 2>/dev/null || echo 0)
 	echo "$perf_md"
 	echo
 	# The slowdown in each run (none and the modes of the same run)
+	python3 - "$out/results.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for key, what in (("slowdown_sframe_over_dwarf",
+                   "slowdown sframe / dwarf (the workload's wall time on one CPU: its samples and perf record's work)"),
+                  ("in_context_sframe_over_dwarf",
+                   "in the workload's context only (its CPU time: the samples, the unwind, the stack copy)")):
+    s = r.get(key)
+    if s:
+        print(f"{what}, each run: {' '.join(f'{v:.2f}' for v in s['runs'])}; "
+              f"median {s['median']:.2f}, spread {s['spread'] * 100:.0f} %")
+PY
 	awk '{ for (i = 2; i <= NF; i++) { split($i, a, "="); v[a[1]] = a[2] }
 	       w[v["mode"], v["rep"]] = v["wall_ms"]; if (v["rep"] > n) n = v["rep"] }
 	END {
@@ -302,7 +339,6 @@ hz=$(cat "$out/hz.txt" 2>/dev/null || echo 0)
 			s = w["sframe", r] / b - 1; f = w["fp", r] / b - 1; d = w["dwarf", r] / b - 1
 			if (d <= 0) continue
 			q[++k] = s / d; u[k] = (d > f) ? (s - f) / (d - f) : 0
-			t = t sprintf(" %.2f", s / d)
 		}
 		if (!k) exit
 		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) {
@@ -311,7 +347,6 @@ hz=$(cat "$out/hz.txt" 2>/dev/null || echo 0)
 		}
 		m = (k % 2) ? q[(k + 1) / 2] : (q[k / 2] + q[k / 2 + 1]) / 2
 		mu = (k % 2) ? u[(k + 1) / 2] : (u[k / 2] + u[k / 2 + 1]) / 2
-		printf "slowdown sframe / dwarf in each run:%s; median %.2f, spread %.0f %%;\n", t, m, (q[k] - q[1]) / m * 100
 		printf "what unwinding adds over frame pointers, (sframe - fp) / (dwarf - fp): median %.2f\n", mu
 	}' "$out/runs.txt"
 	echo

@@ -7,6 +7,11 @@
 # run it appends one line to OUT/runs.txt:
 #   run mode=M rep=R wall_ms=W cpu_ms=C perf_cpu_ms=P data_bytes=B
 #       samples=S complete=K report_ms=T
+# DEMO_PROCS=N makes a run N demo processes one after the other, of
+# DEMO_ROUNDS / N rounds each (W and C their sums): each process gets its
+# own address-space layout, and what a sample costs depends on it (where
+# the stack lies decides what --call-graph dwarf copies), so a run of N
+# averages N layouts.
 # and it writes the top chains of the last sframe run to OUT/top.txt.
 # "complete" counts the samples whose user chain reaches main(). fp runs
 # with kernel.sframe_unwind=0, so that they are pure frame pointers.
@@ -17,6 +22,7 @@
 set -euo pipefail
 perf=$1 demo=$2 out=$3 repeat=${4:-3} libc_walk=${5:-}
 rounds=${DEMO_ROUNDS:-30}
+procs=${DEMO_PROCS:-1}
 period=${DEMO_PERIOD:-1000000}	# cpu-clock period in ns: 1 kHz
 # CPUs of the workload and of perf record (the same if there is one)
 cpu_work=$(( $(nproc) > 1 ? 1 : 0 ))
@@ -30,6 +36,11 @@ export LD_LIBRARY_PATH=$demo
 
 ms() { echo $(( $(date +%s%N) / 1000000 )); }
 
+# The workload: $procs demo processes, pinned to the workload's CPU
+# shellcheck disable=SC2016 # expanded by sh
+work=(taskset -c "$cpu_work" sh -c 'i=0; while [ $i -lt "$1" ]; do "$2" "$3" || exit; i=$((i + 1)); done' \
+	work "$procs" "$demo/demo" $((rounds / procs)))
+
 # run_one MODE REP
 run_one() {
 	local mode=$1 rep=$2 data=$tmp/$1.data line perf_cpu=0 size=0 samples=0 complete=0 report_ms=0
@@ -40,20 +51,27 @@ run_one() {
 	esac
 	# CPU time of this shell's children: perf record and the workload
 	before=$(awk '{ print $16 + $17 }' /proc/$$/stat)
-	# The workload alone on one CPU, perf record on another: its time
-	# then counts what sampling costs the workload, not perf's own work
+	# With two CPUs, the workload on one and perf record on the other.
+	# With one (make bench offlines the others: under QEMU -icount all
+	# vCPUs advance one instruction clock, so a second CPU's work shows
+	# in the first's times anyway), the workload's wall time counts
+	# perf record's work too, and its CPU time only what is done in its
+	# context (the sample's interrupt, the unwind, the stack copy)
 	if [ "$mode" = none ]; then
-		line=$(taskset -c "$cpu_work" "$demo/demo" "$rounds")
+		line=$("${work[@]}")
 	else
 		line=$(taskset -c "$cpu_perf" "$perf" record -q -o "$data" \
 			-e cpu-clock:u -c "$period" --call-graph "$mode" -- \
-			taskset -c "$cpu_work" "$demo/demo" "$rounds" 2>"$tmp/err") ||
+			"${work[@]}" 2>"$tmp/err") ||
 			{ cat "$tmp/err" >&2; return 1; }
 	fi
 	after=$(awk '{ print $16 + $17 }' /proc/$$/stat)
 	local wall cpu
-	wall=$(sed -n 's/.*wall_ms=\([0-9.]*\).*/\1/p' <<<"$line")
-	cpu=$(sed -n 's/.*cpu_ms=\([0-9.]*\).*/\1/p' <<<"$line")
+	[ "$(grep -c '^demo:' <<<"$line")" = "$procs" ] ||
+		{ echo "the workload printed: $line" >&2; return 1; }
+	read -r wall cpu < <(awk '{
+		for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] += kv[2] }
+	} END { printf "%.3f %.3f\n", v["wall_ms"], v["cpu_ms"] }' <<<"$line")
 	if [ "$mode" != none ]; then
 		# clock ticks (USER_HZ = 100) to ms, minus the workload's own time
 		perf_cpu=$(awk -v a="$after" -v b="$before" -v c="$cpu" \
