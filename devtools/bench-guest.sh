@@ -54,8 +54,9 @@ done
 # wall time counts what recording costs in all (its samples and perf
 # record's work), its CPU time what is done in its own context.
 for cpu in /sys/devices/system/cpu/cpu[1-9]*/online; do
-	[ -w "$cpu" ] && echo 0 >"$cpu"
+	[ ! -w "$cpu" ] || echo 0 >"$cpu"
 done
+nproc >"$out/cpus.txt"	# bench.sh warns if it is not 1
 # The demo workload 3 times as long as make demo's (90 rounds), as 5
 # processes of 18 rounds: what a --call-graph dwarf sample costs depends
 # on where the stack lies, which each process draws anew (about 9 % from

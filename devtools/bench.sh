@@ -60,8 +60,8 @@ vm_bench perf "$out/vm.log" "BENCH_ARCH=$arch $REPO/devtools/bench-guest.sh $REP
 	{ cat "$out/vm.log" >&2; die "the benchmark failed in the VM"; }
 rm -f "$out"/*-nocache.txt
 rm -f "$out"/stream-*.txt.gz
-rm -f "$out/bpf.txt"
-for f in kernel.txt hres.txt unwind.txt lookup.txt runs.txt unwind-nocache.txt lookup-nocache.txt bpf.txt \
+rm -f "$out/bpf.txt" "$out/cpus.txt"
+for f in kernel.txt hres.txt cpus.txt unwind.txt lookup.txt runs.txt unwind-nocache.txt lookup-nocache.txt bpf.txt \
 	stream-demo.txt.gz stream-zstd.txt.gz stream-lookup.txt.gz; do
 	[ -f "$REPO/build/vm/$f" ] && cp "$REPO/build/vm/$f" "$out/"
 done
@@ -163,11 +163,19 @@ res["perf_record"] = json.loads(perf_json)
 # profiling of the same repetition: from the workload's wall time (what
 # recording costs in all, on the one CPU) and from its CPU time (what is
 # done in its context)
+try:
+    res["perf_record_cpus"] = int(open(f"{out}/cpus.txt").read())
+except (FileNotFoundError, ValueError):
+    pass
 runs = {}
 try:
     for line in open(f"{out}/runs.txt"):
-        d = dict(kv.split("=", 1) for kv in line.split()[1:])
-        runs.setdefault(d["rep"], {})[d["mode"]] = d
+        w = line.split()
+        if not w or w[0] != "run":
+            continue
+        d = dict(kv.split("=", 1) for kv in w[1:] if "=" in kv)
+        if "rep" in d and "mode" in d:
+            runs.setdefault(d["rep"], {})[d["mode"]] = d
 except FileNotFoundError:
     pass
 for key, col in (("slowdown_sframe_over_dwarf", "wall_ms"),
@@ -321,6 +329,9 @@ hz=$(cat "$out/hz.txt" 2>/dev/null || echo 0)
 	python3 - "$out/results.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
+if r.get("perf_record_cpus", 1) != 1:
+    print(f"WARNING: the guest had {r['perf_record_cpus']} CPUs online, not 1: "
+          "under -icount the workload's times then count the other CPUs' work too")
 for key, what in (("slowdown_sframe_over_dwarf",
                    "slowdown sframe / dwarf (the workload's wall time on one CPU: its samples and perf record's work)"),
                   ("in_context_sframe_over_dwarf",
@@ -338,14 +349,11 @@ PY
 			if (!b) continue
 			s = w["sframe", r] / b - 1; f = w["fp", r] / b - 1; d = w["dwarf", r] / b - 1
 			if (d <= 0) continue
-			q[++k] = s / d; u[k] = (d > f) ? (s - f) / (d - f) : 0
+			u[++k] = (d > f) ? (s - f) / (d - f) : 0
 		}
 		if (!k) exit
-		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) {
-			if (q[j] < q[i]) { x = q[i]; q[i] = q[j]; q[j] = x }
+		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++)
 			if (u[j] < u[i]) { x = u[i]; u[i] = u[j]; u[j] = x }
-		}
-		m = (k % 2) ? q[(k + 1) / 2] : (q[k / 2] + q[k / 2 + 1]) / 2
 		mu = (k % 2) ? u[(k + 1) / 2] : (u[k / 2] + u[k / 2 + 1]) / 2
 		printf "what unwinding adds over frame pointers, (sframe - fp) / (dwarf - fp): median %.2f\n", mu
 	}' "$out/runs.txt"

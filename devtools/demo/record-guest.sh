@@ -7,11 +7,6 @@
 # run it appends one line to OUT/runs.txt:
 #   run mode=M rep=R wall_ms=W cpu_ms=C perf_cpu_ms=P data_bytes=B
 #       samples=S complete=K report_ms=T
-# DEMO_PROCS=N makes a run N demo processes one after the other, of
-# DEMO_ROUNDS / N rounds each (W and C their sums): each process gets its
-# own address-space layout, and what a sample costs depends on it (where
-# the stack lies decides what --call-graph dwarf copies), so a run of N
-# averages N layouts.
 # and it writes the top chains of the last sframe run to OUT/top.txt.
 # "complete" counts the samples whose user chain reaches main(). fp runs
 # with kernel.sframe_unwind=0, so that they are pure frame pointers.
@@ -19,10 +14,20 @@
 # program with --call-graph sframe without and with sframe-run
 # (build/sframe), one line each in OUT/libc.txt:
 #   libc mode=plain|sframe-run samples=S complete=K
+# DEMO_PROCS=N makes a run N demo processes one after the other, of
+# DEMO_ROUNDS / N rounds each (W and C their sums): each process gets its
+# own address-space layout, and what a sample costs depends on it (where
+# the stack lies decides what --call-graph dwarf copies), so a run of N
+# averages N layouts.
 set -euo pipefail
 perf=$1 demo=$2 out=$3 repeat=${4:-3} libc_walk=${5:-}
 rounds=${DEMO_ROUNDS:-30}
 procs=${DEMO_PROCS:-1}
+if ! [[ $procs =~ ^[1-9][0-9]*$ && $rounds =~ ^[1-9][0-9]*$ ]] ||
+	((rounds % procs)); then
+	echo "DEMO_ROUNDS ($rounds) must be a multiple of DEMO_PROCS ($procs)" >&2
+	exit 1
+fi
 period=${DEMO_PERIOD:-1000000}	# cpu-clock period in ns: 1 kHz
 # CPUs of the workload and of perf record (the same if there is one)
 cpu_work=$(( $(nproc) > 1 ? 1 : 0 ))

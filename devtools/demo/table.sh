@@ -51,6 +51,6 @@ END {
 	}
 	printf "\nmedians of %d runs per mode; workload without profiling: %.0f ms (VM under emulation: compare ratios only)\n", cnt["none"], base
 	if (bytes["sframe"] > 0)
-		printf "perf.data dwarf / sframe: %.1fx; slowdown sframe / dwarf: %.2f\n", \
+		printf "perf.data dwarf / sframe: %.1fx; slowdown sframe / dwarf (of the median slowdowns): %.2f\n", \
 			bytes["dwarf"] / bytes["sframe"], slow["dwarf"] ? slow["sframe"] / slow["dwarf"] : 0
 }' "$runs"
