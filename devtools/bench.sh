@@ -178,14 +178,16 @@ try:
             runs.setdefault(d["rep"], {})[d["mode"]] = d
 except FileNotFoundError:
     pass
-for key, col in (("slowdown_sframe_over_dwarf", "wall_ms"),
-                 ("in_context_sframe_over_dwarf", "cpu_ms")):
+# and what unwinding adds over frame pointers, (sframe - fp) / (dwarf - fp)
+for key, col, base in (("slowdown_sframe_over_dwarf", "wall_ms", "none"),
+                       ("in_context_sframe_over_dwarf", "cpu_ms", "none"),
+                       ("unwinding_sframe_over_dwarf", "wall_ms", "fp")):
     q = []
     for rep in sorted(runs, key=int):
         m = runs[rep]
-        if not all(k in m for k in ("none", "sframe", "dwarf")):
+        if not all(k in m for k in (base, "sframe", "dwarf")):
             continue
-        b = float(m["none"][col])
+        b = float(m[base][col])
         d = float(m["dwarf"][col]) - b
         if d > 0:
             q.append((float(m["sframe"][col]) - b) / d)
@@ -335,28 +337,14 @@ if r.get("perf_record_cpus", 1) != 1:
 for key, what in (("slowdown_sframe_over_dwarf",
                    "slowdown sframe / dwarf (the workload's wall time on one CPU: its samples and perf record's work)"),
                   ("in_context_sframe_over_dwarf",
-                   "in the workload's context only (its CPU time: the samples, the unwind, the stack copy)")):
+                   "in the workload's context only (its CPU time: the samples, the unwind, the stack copy)"),
+                  ("unwinding_sframe_over_dwarf",
+                   "what unwinding adds over frame pointers, (sframe - fp) / (dwarf - fp)")):
     s = r.get(key)
     if s:
         print(f"{what}, each run: {' '.join(f'{v:.2f}' for v in s['runs'])}; "
               f"median {s['median']:.2f}, spread {s['spread'] * 100:.0f} %")
 PY
-	awk '{ for (i = 2; i <= NF; i++) { split($i, a, "="); v[a[1]] = a[2] }
-	       w[v["mode"], v["rep"]] = v["wall_ms"]; if (v["rep"] > n) n = v["rep"] }
-	END {
-		for (r = 1; r <= n; r++) {
-			b = w["none", r]
-			if (!b) continue
-			s = w["sframe", r] / b - 1; f = w["fp", r] / b - 1; d = w["dwarf", r] / b - 1
-			if (d <= 0) continue
-			u[++k] = (d > f) ? (s - f) / (d - f) : 0
-		}
-		if (!k) exit
-		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++)
-			if (u[j] < u[i]) { x = u[i]; u[i] = u[j]; u[j] = x }
-		mu = (k % 2) ? u[(k + 1) / 2] : (u[k / 2] + u[k / 2 + 1]) / 2
-		printf "what unwinding adds over frame pointers, (sframe - fp) / (dwarf - fp): median %.2f\n", mu
-	}' "$out/runs.txt"
 	echo
 	echo "The walker outside emulation (make bench-walker):"
 	echo
