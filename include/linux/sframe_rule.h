@@ -37,6 +37,14 @@ struct sframe_loc {
 #define SFRAME_RULE_MANGLED_RA	0x04	/* RA is signed (AArch64 PAC) */
 #define SFRAME_RULE_PAUTH_KEY_B	0x08	/* RA signed with key B, else key A */
 #define SFRAME_RULE_FLEX	0x10	/* decoded from a flexible FDE */
+/*
+ * The usual rule, nearly every frame's: not a signal frame, the CFA is SP
+ * or FP plus an offset, the return address is saved at an offset from the
+ * CFA, and so is FP or it is unchanged.  Set by the reader (for a default
+ * FDE), so that the unwinder can take its short path without testing the
+ * rule.
+ */
+#define SFRAME_RULE_USUAL	0x20
 
 /**
  * struct sframe_rule - how to recover the caller's frame at one PC

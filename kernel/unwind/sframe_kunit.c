@@ -291,6 +291,12 @@ static bool sf_expect_rule(struct kunit *test, int line, bool nofault,
 			   line, pc, got, sframe_reason_str(c->why), exp);
 		return false;
 	}
+	if (!(r.flags & SFRAME_RULE_USUAL) != !sfb_rule_usual(&r)) {
+		KUNIT_FAIL(test, "line %d: find(%#lx) = \"%s\": usual %d, expected %d",
+			   line, pc, got, !!(r.flags & SFRAME_RULE_USUAL),
+			   sfb_rule_usual(&r));
+		return false;
+	}
 	return true;
 }
 
@@ -1198,6 +1204,43 @@ static void test_signal(struct kunit *test)
 	s.version = V2;
 	EXPECT_INIT_OK(test, &s);
 	EXPECT_RULE(test, F(1), "cfa=r7+560 ra=[cfa-8] fp=same");
+}
+
+/*
+ * The reader marks the usual rule for the unwinder's short path; every
+ * rule of the suite is checked against sfb_rule_usual() as well
+ */
+static void test_usual(struct kunit *test)
+{
+	static const struct sfb_fre fres[] = {
+		{ 0, FRE_INFO(SP, 1, W1), { 0 } },
+		{ 4, FRE_INFO(SP, 3, W1), { 32, -24, -32 } },
+		{ 8, FRE_INFO(FP, 2, W1), { 16, -8 } },
+	};
+	const struct sfb_fde fdes[] = {
+		{ F(1), 12, FDE_INFO(A1, INC), 0, 0, FRES(fres) },
+		{ F(2), 12, FDE_INFO(A1, INC) | FDE_SIGNAL, 0, 0, FRES(fres) },
+	};
+	struct sfb_sec s = { V3, SORTED | PCREL, ARM64, 0, 0, 0, FDES(fdes) };
+	const struct {
+		unsigned long	pc;
+		bool		usual;
+	} exp[] = {
+		{ F(1), false },	/* RA in its register */
+		{ F(1) + 4, true },
+		{ F(1) + 8, true },	/* FP unchanged */
+		{ F(2) + 4, false },	/* signal frame */
+	};
+	struct sf_ctx *c = test->priv;
+	struct sframe_rule r;
+	unsigned int i;
+
+	EXPECT_INIT_OK(test, &s);
+	for (i = 0; i < ARRAY_SIZE(exp); i++) {
+		KUNIT_EXPECT_EQ(test, sframe_find(&c->sec, exp[i].pc, &r, &c->why), 0);
+		KUNIT_EXPECT_EQ_MSG(test, !!(r.flags & SFRAME_RULE_USUAL),
+				    exp[i].usual, "pc %#lx", exp[i].pc);
+	}
 }
 
 static void test_bad_types(struct kunit *test)
@@ -2145,6 +2188,7 @@ static struct kunit_case sframe_test_cases[] = {
 	KUNIT_CASE(test_flex_no_fres),
 	KUNIT_CASE(test_fre_limit),
 	KUNIT_CASE(test_signal),
+	KUNIT_CASE(test_usual),
 	KUNIT_CASE(test_bad_types),
 	KUNIT_CASE(test_bad_dataword),
 	KUNIT_CASE(test_dataword_count_max),

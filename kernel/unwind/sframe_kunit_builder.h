@@ -332,6 +332,28 @@ static inline char *sfb_locfmt(const struct sframe_loc *loc, char *buf,
 }
 
 /**
+ * sfb_rule_usual() - whether a rule is of the usual form
+ * @rule:	a rule the reader gave
+ *
+ * The tests' own statement of SFRAME_RULE_USUAL, against which every rule
+ * they get is checked: from a default FDE, neither outermost nor a signal
+ * frame, the CFA a register plus an offset, RA saved at an offset from the
+ * CFA, FP saved at one or unchanged.  sfb_rulefmt() does not print the
+ * flag.
+ *
+ * Return: true if the reader must have set SFRAME_RULE_USUAL.
+ */
+static inline bool sfb_rule_usual(const struct sframe_rule *rule)
+{
+	return !(rule->flags & (SFRAME_RULE_OUTERMOST | SFRAME_RULE_SIGNAL |
+				SFRAME_RULE_FLEX)) &&
+	       rule->cfa.kind == SFRAME_LOC_REG &&
+	       rule->ra.kind == SFRAME_LOC_CFA_DEREF &&
+	       (rule->fp.kind == SFRAME_LOC_CFA_DEREF ||
+		rule->fp.kind == SFRAME_LOC_SAME);
+}
+
+/**
  * sfb_rulefmt() - print a rule as one line
  * @rule:	the rule
  * @buf:	output buffer, SFB_RULE_LEN bytes are enough

@@ -355,6 +355,14 @@ union sframe_fre_head1 {
 
 static_assert(sizeof(union sframe_fre_head1) == 2);
 
+/* The last 4 bytes of an FRE, read as one word: see sframe_fre_words() */
+union sframe_fre_tail4 {
+	u32	word;
+	s8	b[4];
+};
+
+static_assert(sizeof(union sframe_fre_tail4) == 4);
+
 /*
  * Read the start address and info byte of the FRE at @addr, of @asize
  * bytes of start address, and set its length.  @addr is in the FRE
@@ -464,6 +472,32 @@ static __always_inline int sframe_fre_words(const struct sframe_fre *fre,
 	if (count > SFRAME_MAX_WORDS)
 		return sframe_bad(reason, SFRAME_R_BAD_DATAWORD_COUNT);
 
+	/*
+	 * Up to 3 words of 1 byte, as in most FREs: one load of the FRE's
+	 * last 4 bytes, which are its own when it has 4 or more (the start
+	 * address and info byte come before the words)
+	 */
+	if (wsize == 1 && count <= 3 && fre->len >= 4) {
+		union sframe_fre_tail4 t;
+
+		sframe_get(t.word, u32, fre->addr + fre->len - 4, efault);
+		switch (count) {
+		case 3:
+			word[0] = t.b[1];
+			word[1] = t.b[2];
+			word[2] = t.b[3];
+			break;
+		case 2:
+			word[0] = t.b[2];
+			word[1] = t.b[3];
+			break;
+		case 1:
+			word[0] = t.b[3];
+			break;
+		}
+		return 0;
+	}
+
 	/* A loop per size; sign-extended by the read, as the type says */
 	switch (wsize) {
 	case 1:
@@ -511,16 +545,21 @@ static __always_inline void sframe_loc_default(struct sframe_loc *loc,
 		sframe_loc_set(loc, SFRAME_LOC_SAME, 0, 0);
 }
 
-/* An outermost frame: no location has a value */
-static __always_inline void sframe_rule_outermost(struct sframe_rule *rule)
+/* An outermost frame, with the FDE's @flags: no location has a value */
+static __always_inline void sframe_rule_outermost(struct sframe_rule *rule,
+						  u8 flags)
 {
 	sframe_loc_set(&rule->cfa, SFRAME_LOC_UNDEFINED, 0, 0);
 	sframe_loc_set(&rule->ra, SFRAME_LOC_UNDEFINED, 0, 0);
 	sframe_loc_set(&rule->fp, SFRAME_LOC_UNDEFINED, 0, 0);
-	rule->flags |= SFRAME_RULE_OUTERMOST;
+	rule->flags = flags | SFRAME_RULE_OUTERMOST;
 }
 
-/* RA or FP location from the stack offset @off of a default FRE */
+/*
+ * RA or FP location from the stack offset @off of a default FRE.  Returns
+ * the location's kind, known to the compiler on each path (unlike the
+ * kind read back from @loc), or -EBADMSG.
+ */
 static __always_inline int sframe_loc_stack(const struct sframe_section *sec,
 					    u8 abi, struct sframe_loc *loc,
 					    s32 off, bool ra,
@@ -529,7 +568,7 @@ static __always_inline int sframe_loc_stack(const struct sframe_section *sec,
 	if (abi == SFRAME_ABI_S390X_ENDIAN_BIG) {
 		if (ra && off == SFRAME_FRE_RA_OFFSET_INVALID) {
 			sframe_loc_set(loc, SFRAME_LOC_SAME, 0, 0);
-			return 0;
+			return SFRAME_LOC_SAME;
 		}
 		if (sec->version == SFRAME_VERSION_2 &&
 		    SFRAME_V2_S390X_OFFSET_IS_REGNUM(off)) {
@@ -538,11 +577,11 @@ static __always_inline int sframe_loc_stack(const struct sframe_section *sec,
 			if (regnum < 0 || regnum > U8_MAX)
 				return sframe_bad(reason, SFRAME_R_BAD_REGNUM);
 			sframe_loc_set(loc, SFRAME_LOC_REG, regnum, 0);
-			return 0;
+			return SFRAME_LOC_REG;
 		}
 	}
 	sframe_loc_set(loc, SFRAME_LOC_CFA_DEREF, 0, off);
-	return 0;
+	return SFRAME_LOC_CFA_DEREF;
 }
 
 /*
@@ -560,14 +599,20 @@ static __always_inline int sframe_cfa_off(u8 abi, s32 word, s32 *off,
 	return 0;
 }
 
+/*
+ * Decode a default FRE into @rule, whose flags so far are @flags: those
+ * of its FDE and FRE, written here with SFRAME_RULE_USUAL if the rule
+ * qualifies
+ */
 static __always_inline int sframe_rule_default(const struct sframe_section *sec,
 					       u8 abi_id, u8 info,
 					       const s32 *word,
-					       unsigned int count,
+					       unsigned int count, u8 flags,
 					       struct sframe_rule *rule,
 					       enum sframe_reason *reason)
 {
 	const struct sframe_abi *abi = &sframe_abis[abi_id];
+	bool ra_saved, fp_reg = false;
 	s32 off;
 	int ret;
 
@@ -582,18 +627,29 @@ static __always_inline int sframe_rule_default(const struct sframe_section *sec,
 		       SFRAME_FRE_INFO_CFA_BASE_REG(info) == SFRAME_BASE_REG_SP ?
 		       abi->sp : abi->fp, off);
 
-	sframe_loc_default(&rule->ra, sec->fixed_ra_off);
-	sframe_loc_default(&rule->fp, sec->fixed_fp_off);
-
+	/* Each location written once: from its data word, or the default */
 	if (abi->ra_word && count > abi->ra_word) {
 		ret = sframe_loc_stack(sec, abi_id, &rule->ra,
 				       word[abi->ra_word], true, reason);
-		if (ret)
+		if (ret < 0)
 			return ret;
+		ra_saved = ret == SFRAME_LOC_CFA_DEREF;
+	} else {
+		sframe_loc_default(&rule->ra, sec->fixed_ra_off);
+		ra_saved = sec->fixed_ra_off;
 	}
-	if (count > abi->fp_word)
-		return sframe_loc_stack(sec, abi_id, &rule->fp,
-					word[abi->fp_word], false, reason);
+	if (count > abi->fp_word) {
+		ret = sframe_loc_stack(sec, abi_id, &rule->fp,
+				       word[abi->fp_word], false, reason);
+		if (ret < 0)
+			return ret;
+		fp_reg = ret == SFRAME_LOC_REG;
+	} else {
+		sframe_loc_default(&rule->fp, sec->fixed_fp_off);
+	}
+	if (ra_saved && !fp_reg && !(flags & SFRAME_RULE_SIGNAL))
+		flags |= SFRAME_RULE_USUAL;
+	rule->flags = flags;
 	return 0;
 }
 
@@ -679,6 +735,41 @@ static __always_inline int sframe_rule_flex(const struct sframe_section *sec,
 	return 0;
 }
 
+static_assert(SFRAME_AARCH64_PAUTH_KEY_B == 1);
+
+/*
+ * The flags of a rule that come from its FDE: each bit of the info bytes
+ * moved to its flag, not tested
+ */
+static __always_inline u8 sframe_fde_flags(const struct sframe_section *sec,
+					   u8 abi,
+					   const struct sframe_fde *fde)
+{
+	u8 flags = (SFRAME_V3_FDE_INFO2_TYPE(fde->info2) ==
+		    SFRAME_FDE_TYPE_FLEX) * SFRAME_RULE_FLEX;
+
+	if (sec->version == SFRAME_VERSION_3)
+		flags |= SFRAME_V3_FDE_INFO_SIGNAL(fde->info) *
+			 SFRAME_RULE_SIGNAL;
+	if (sframe_abi_aarch64(abi))
+		flags |= SFRAME_FDE_INFO_PAUTH_KEY(fde->info) *
+			 SFRAME_RULE_PAUTH_KEY_B;
+	return flags;
+}
+
+/*
+ * Fill the parts of @rule that come from @fde, and a start of 0 for the
+ * FRE (an FDE without FREs has none).  The locations and flags are
+ * written by the decoding of the FRE, or by sframe_rule_outermost().
+ */
+static __always_inline void sframe_rule_init(const struct sframe_fde *fde,
+					     struct sframe_rule *rule)
+{
+	rule->func_start = fde->func_start;
+	rule->func_size = fde->func_size;
+	rule->fre_start = 0;
+}
+
 /* Decode @fre, whose data words sframe_fre_words() read, into @rule. */
 static __always_inline int sframe_fre_rule(const struct sframe_section *sec,
 					   u8 abi,
@@ -689,46 +780,25 @@ static __always_inline int sframe_fre_rule(const struct sframe_section *sec,
 					   enum sframe_reason *reason)
 {
 	unsigned int count = SFRAME_FRE_INFO_DATAWORD_COUNT(fre->info);
+	u8 flags = sframe_fde_flags(sec, abi, fde);
 
+	sframe_rule_init(fde, rule);
 	rule->fre_start = fre->start;
-	if (sframe_abi_aarch64(abi) && SFRAME_FRE_INFO_MANGLED_RA(fre->info))
-		rule->flags |= SFRAME_RULE_MANGLED_RA;
+	if (sframe_abi_aarch64(abi))
+		flags |= SFRAME_FRE_INFO_MANGLED_RA(fre->info) *
+			 SFRAME_RULE_MANGLED_RA;
 
 	if (!count) {
-		sframe_rule_outermost(rule);
+		sframe_rule_outermost(rule, flags);
 		return 0;
 	}
-	if (SFRAME_V3_FDE_INFO2_TYPE(fde->info2) == SFRAME_FDE_TYPE_FLEX)
+	if (flags & SFRAME_RULE_FLEX) {
+		rule->flags = flags;
 		return sframe_rule_flex(sec, abi, fre->info, word, count, rule,
 					reason);
-	return sframe_rule_default(sec, abi, fre->info, word, count, rule,
-				   reason);
-}
-
-/*
- * Fill the parts of @rule that come from @fde, and a start of 0 for the
- * FRE (an FDE without FREs has none).  The locations are written by the
- * decoding of the FRE, or by sframe_rule_outermost().
- */
-static __always_inline void sframe_rule_init(const struct sframe_section *sec,
-					     u8 abi,
-					     const struct sframe_fde *fde,
-					     struct sframe_rule *rule)
-{
-	u8 flags = 0;
-
-	if (sec->version == SFRAME_VERSION_3 &&
-	    SFRAME_V3_FDE_INFO_SIGNAL(fde->info))
-		flags |= SFRAME_RULE_SIGNAL;
-	if (sframe_abi_aarch64(abi) &&
-	    SFRAME_FDE_INFO_PAUTH_KEY(fde->info) == SFRAME_AARCH64_PAUTH_KEY_B)
-		flags |= SFRAME_RULE_PAUTH_KEY_B;
-	if (SFRAME_V3_FDE_INFO2_TYPE(fde->info2) == SFRAME_FDE_TYPE_FLEX)
-		flags |= SFRAME_RULE_FLEX;
-	rule->flags = flags;
-	rule->func_start = fde->func_start;
-	rule->func_size = fde->func_size;
-	rule->fre_start = 0;
+	}
+	return sframe_rule_default(sec, abi, fre->info, word, count, flags,
+				   rule, reason);
 }
 
 /*
@@ -809,7 +879,6 @@ static __always_inline int sframe_fre_scan(const struct sframe_section *sec,
 	u32 min = 0;		/* where the next FRE may start */
 	int ret = 0;
 	u32 i, left;
-	u8 info = 0;
 
 	/* fres_addr is in the sub-section and @addr only grows */
 	for (left = m->fde.fres_num; left; left--, addr += fre.len) {
@@ -826,7 +895,6 @@ static __always_inline int sframe_fre_scan(const struct sframe_section *sec,
 		/* No overflow: fre.start <= pc_off < U32_MAX */
 		min = fre.start + 1;
 		found = addr;
-		info = fre.info;
 	}
 	/* The FREs before the one that ended the scan, if any */
 	i = m->fde.fres_num - left;
@@ -836,12 +904,15 @@ static __always_inline int sframe_fre_scan(const struct sframe_section *sec,
 	/* No FRE starts at or before the PC */
 	if (!i)
 		return -ENOENT;
-	/* The FRE found, as read and checked in the loop */
-	m->fre.addr = found;
+	/*
+	 * The FRE found: its head read again, checked as in the loop (once,
+	 * which costs less than keeping it at every step), with the start
+	 * that the loop compared
+	 */
+	ret = sframe_fre_head(sec, found, asize, checked, safe, &m->fre,
+			      reason);
 	m->fre.start = min - 1;
-	m->fre.info = info;
-	m->fre.len = asize + 1 + sframe_fre_words_len[SFRAME_FRE_WORDS(info)];
-	return 0;
+	return ret;
 }
 
 /*
@@ -967,7 +1038,6 @@ static noinline int sframe_fre_decode(const struct sframe_section *sec,
 				      struct sframe_rule *rule,
 				      enum sframe_reason *reason)
 {
-	sframe_rule_init(sec, sec->abi, fde, rule);
 	return sframe_fre_rule(sec, sec->abi, fde, fre, word, rule, reason);
 }
 
@@ -987,7 +1057,6 @@ static __always_inline int sframe_fre_decode_fast(const struct sframe_section *s
 {
 #ifdef UNWIND_USER_SFRAME_ABI
 	if (sec->abi == UNWIND_USER_SFRAME_ABI) {
-		sframe_rule_init(sec, UNWIND_USER_SFRAME_ABI, fde, rule);
 		return sframe_fre_rule(sec, UNWIND_USER_SFRAME_ABI, fde, fre,
 				       word, rule, reason);
 	}
@@ -995,9 +1064,28 @@ static __always_inline int sframe_fre_decode_fast(const struct sframe_section *s
 	return sframe_fre_decode(sec, fde, fre, word, rule, reason);
 }
 
-static int __sframe_find(const struct sframe_section *sec, unsigned long pc,
-			 struct sframe_rule *rule, bool nofault,
-			 enum sframe_reason *reason)
+/**
+ * __sframe_find() - find the rule to recover the caller's frame at a PC
+ * @sec:	section set up by sframe_section_init()
+ * @pc:		user PC
+ * @rule:	the rule, on success
+ * @nofault:	the caller has disabled page faults: nothing is read while
+ *		the user address space cannot be accessed
+ *		(nmi_uaccess_okay())
+ * @reason:	if not NULL, why the section is corrupt on -EBADMSG, else
+ *		SFRAME_R_NONE
+ *
+ * sframe_find() and sframe_find_nofault(), inline wrappers of this, are
+ * the interface; one function, so that the unwinder's lookup of a frame
+ * calls the reader directly.
+ *
+ * Context: Any context that may access user memory; any context,
+ * including NMI, with @nofault and page faults disabled.
+ * Return: as for sframe_find().
+ */
+int __sframe_find(const struct sframe_section *sec, unsigned long pc,
+		  struct sframe_rule *rule, bool nofault,
+		  enum sframe_reason *reason)
 {
 	/* Written before it is read: not worth zeroing at every lookup */
 	struct sframe_match m __uninitialized;
@@ -1029,67 +1117,13 @@ static int __sframe_find(const struct sframe_section *sec, unsigned long pc,
 		rule->fres_read = m.fres_read;
 		if (!sframe_fde_outermost(sec, &m.fde))
 			return -ENOENT;
-		sframe_rule_init(sec, sec->abi, &m.fde, rule);
-		sframe_rule_outermost(rule);
+		sframe_rule_init(&m.fde, rule);
+		sframe_rule_outermost(rule, sframe_fde_flags(sec, sec->abi,
+							     &m.fde));
 		return 0;
 	}
 	ret = sframe_fre_decode_fast(sec, &m.fde, &m.fre, word, rule, reason);
 	rule->fres_read = m.fres_read;
-	return ret;
-}
-
-/**
- * sframe_find() - find the rule to recover the caller's frame at a PC
- * @sec:	section set up by sframe_section_init()
- * @pc:		user PC
- * @rule:	the rule, on success
- * @reason:	if not NULL, why the section is corrupt on -EBADMSG, else
- *		SFRAME_R_NONE
- *
- * Look up the FDE of the function containing @pc (binary search), then
- * the last FRE starting at or before @pc.  An FRE without data words, or
- * a V3 default FDE without FREs, yields an outermost rule.
- *
- * The work is bounded whatever the section holds: at most 32 FDE reads
- * for the binary search and SFRAME_FDE_MAX_FRES FREs; a function with
- * more FREs makes the section corrupt (SFRAME_R_FRE_LIMIT).
- * @rule->fres_read tells the caller how many FREs were read, also when
- * the lookup fails; the rest of @rule is only meaningful on success.
- *
- * Context: Any context that may access user memory.  May sleep to fault
- * in pages unless page faults are disabled, see sframe_find_nofault().
- * Return: 0 on success; -ENOENT if the section does not cover @pc; -EBADMSG
- * if the section is corrupt; -EFAULT if the section could not be read.
- */
-int sframe_find(const struct sframe_section *sec, unsigned long pc,
-		struct sframe_rule *rule, enum sframe_reason *reason)
-{
-	return __sframe_find(sec, pc, rule, false, reason);
-}
-
-/**
- * sframe_find_nofault() - sframe_find() without faulting or sleeping
- * @sec:	section set up by sframe_section_init()
- * @pc:		user PC
- * @rule:	the rule, on success
- * @reason:	as for sframe_find()
- *
- * Same as sframe_find(), but with page faults disabled: a read of memory
- * that is not present fails with -EFAULT instead of faulting it in, and
- * nothing is read while the user address space cannot be accessed
- * (nmi_uaccess_okay()).
- *
- * Context: Any context, including NMI.
- * Return: as for sframe_find().
- */
-int sframe_find_nofault(const struct sframe_section *sec, unsigned long pc,
-			struct sframe_rule *rule, enum sframe_reason *reason)
-{
-	int ret;
-
-	pagefault_disable();
-	ret = __sframe_find(sec, pc, rule, true, reason);
-	pagefault_enable();
 	return ret;
 }
 

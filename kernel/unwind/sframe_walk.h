@@ -31,6 +31,7 @@
 #include <linux/refcount.h>
 #include <linux/sframe_rule.h>
 #include <linux/types.h>
+#include <linux/uaccess.h>
 
 /**
  * struct sframe_section - an SFrame section mapped in user space
@@ -168,10 +169,9 @@ enum sframe_reason {
 const char *sframe_reason_str(enum sframe_reason reason);
 
 int sframe_section_init(struct sframe_section *sec, enum sframe_reason *reason);
-int sframe_find(const struct sframe_section *sec, unsigned long pc,
-		struct sframe_rule *rule, enum sframe_reason *reason);
-int sframe_find_nofault(const struct sframe_section *sec, unsigned long pc,
-			struct sframe_rule *rule, enum sframe_reason *reason);
+int __sframe_find(const struct sframe_section *sec, unsigned long pc,
+		  struct sframe_rule *rule, bool nofault,
+		  enum sframe_reason *reason);
 int sframe_validate(const struct sframe_section *sec, enum sframe_reason *reason);
 u32 sframe_index_blocks(const struct sframe_section *sec, unsigned long base,
 			unsigned long end, u8 *shift);
@@ -180,5 +180,63 @@ int sframe_index_build(const struct sframe_section *sec,
 		       enum sframe_reason *reason);
 int sframe_index_attach(struct sframe_section *sec, enum sframe_reason *reason);
 void sframe_index_put(struct sframe_fde_index *index);
+
+/**
+ * sframe_find() - find the rule to recover the caller's frame at a PC
+ * @sec:	section set up by sframe_section_init()
+ * @pc:		user PC
+ * @rule:	the rule, on success
+ * @reason:	if not NULL, why the section is corrupt on -EBADMSG, else
+ *		SFRAME_R_NONE
+ *
+ * Look up the FDE of the function containing @pc (binary search), then
+ * the last FRE starting at or before @pc.  An FRE without data words, or
+ * a V3 default FDE without FREs, yields an outermost rule.
+ *
+ * The work is bounded whatever the section holds: at most 32 FDE reads
+ * for the binary search and SFRAME_FDE_MAX_FRES FREs; a function with
+ * more FREs makes the section corrupt (SFRAME_R_FRE_LIMIT).
+ * @rule->fres_read tells the caller how many FREs were read, also when
+ * the lookup fails; the rest of @rule is only meaningful on success.
+ *
+ * Context: Any context that may access user memory.  May sleep to fault
+ * in pages unless page faults are disabled, see sframe_find_nofault().
+ * Return: 0 on success; -ENOENT if the section does not cover @pc; -EBADMSG
+ * if the section is corrupt; -EFAULT if the section could not be read.
+ */
+static inline int sframe_find(const struct sframe_section *sec,
+			      unsigned long pc, struct sframe_rule *rule,
+			      enum sframe_reason *reason)
+{
+	return __sframe_find(sec, pc, rule, false, reason);
+}
+
+/**
+ * sframe_find_nofault() - sframe_find() without faulting or sleeping
+ * @sec:	section set up by sframe_section_init()
+ * @pc:		user PC
+ * @rule:	the rule, on success
+ * @reason:	as for sframe_find()
+ *
+ * Same as sframe_find(), but with page faults disabled: a read of memory
+ * that is not present fails with -EFAULT instead of faulting it in, and
+ * nothing is read while the user address space cannot be accessed
+ * (nmi_uaccess_okay()).
+ *
+ * Context: Any context, including NMI.
+ * Return: as for sframe_find().
+ */
+static inline int sframe_find_nofault(const struct sframe_section *sec,
+				      unsigned long pc,
+				      struct sframe_rule *rule,
+				      enum sframe_reason *reason)
+{
+	int ret;
+
+	pagefault_disable();
+	ret = __sframe_find(sec, pc, rule, true, reason);
+	pagefault_enable();
+	return ret;
+}
 
 #endif /* _KERNEL_UNWIND_SFRAME_WALK_H */

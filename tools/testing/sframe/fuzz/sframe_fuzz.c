@@ -44,7 +44,7 @@
 
 #define RULE_FLAGS	(SFRAME_RULE_OUTERMOST | SFRAME_RULE_SIGNAL |	\
 			 SFRAME_RULE_MANGLED_RA | SFRAME_RULE_PAUTH_KEY_B |	\
-			 SFRAME_RULE_FLEX)
+			 SFRAME_RULE_FLEX | SFRAME_RULE_USUAL)
 
 #define MAX_READS	(32 + 5 + 4 + 2 * SFRAME_FDE_MAX_FRES + 6)
 
@@ -109,6 +109,8 @@ static void check_rule(unsigned long pc, const struct result *r)
 		fail("unknown location kind", pc, r);
 	if (rule->flags & ~RULE_FLAGS)
 		fail("unknown rule flag", pc, r);
+	if (!(rule->flags & SFRAME_RULE_USUAL) != !sfb_rule_usual(rule))
+		fail("usual flag wrong", pc, r);
 	if (!(rule->flags & SFRAME_RULE_OUTERMOST) &&
 	    rule->cfa.kind != SFRAME_LOC_REG &&
 	    rule->cfa.kind != SFRAME_LOC_REG_DEREF)
