@@ -2125,11 +2125,51 @@ static void test_fde_index(struct kunit *test)
 			-EBADMSG);
 	KUNIT_EXPECT_EQ(test, c->why, SFRAME_R_FDES_NOT_SORTED);
 
-	/* Too few FDEs for an index */
+	/*
+	 * Too few FDEs for an index of blocks: the starts of the functions,
+	 * through which a lookup finds what the whole table's search finds
+	 */
+	swap(fdes[0], fdes[1]);
 	s.nfdes = SFRAME_INDEX_MIN_FDES - 1;
 	EXPECT_INIT_OK(test, &s);
 	KUNIT_EXPECT_EQ(test, sframe_index_blocks(&c->sec, c->sec.text_start,
 						  c->sec.text_end, &shift), 0U);
+	KUNIT_ASSERT_EQ(test, sframe_index_attach(&c->sec, &c->why), 0);
+	index = c->sec.fde_index;
+	KUNIT_ASSERT_NOT_NULL(test, index);
+	KUNIT_EXPECT_TRUE(test, index->starts);
+	KUNIT_EXPECT_EQ(test, index->nr, SFRAME_INDEX_MIN_FDES);
+	KUNIT_EXPECT_EQ(test, index->base, fdes[0].func);
+	KUNIT_EXPECT_EQ(test, index->from[s.nfdes], U32_MAX);
+	for (i = 0; i < s.nfdes; i++) {
+		f = fdes[i].func;
+		KUNIT_EXPECT_EQ(test, index->from[i], f - fdes[0].func);
+		EXPECT_INDEX_SAME(test, f - 1);
+		EXPECT_INDEX_SAME(test, f);
+		EXPECT_INDEX_SAME(test, f + fdes[i].size - 1);
+		EXPECT_INDEX_SAME(test, f + fdes[i].size);
+		EXPECT_AT(test, f, f, fdes[i].size, 0);
+	}
+	EXPECT_NOENT(test, TEXT_START);
+	EXPECT_NOENT(test, c->sec.text_end - 1);
+	/* Starts of another section: the search stays in the table */
+	c->sec.num_fdes = 3;
+	for (i = 0; i < s.nfdes; i++)
+		EXPECT_INDEX_SANE(test, fdes[i].func);
+	c->sec.fde_index = NULL;
+	sframe_index_put(index);
+
+	/* Starts are made in a table of SFRAME_INDEX_MIN_FDES: -EINVAL else */
+	index = kunit_kzalloc(test, struct_size(index, from, 2), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, index);
+	index->nr = 2;
+	index->base = c->sec.text_start;
+	index->starts = true;
+	KUNIT_EXPECT_EQ(test, sframe_index_build(&c->sec, index, NULL), -EINVAL);
+
+	/* One FDE: no index */
+	s.nfdes = 1;
+	EXPECT_INIT_OK(test, &s);
 	KUNIT_EXPECT_EQ(test, sframe_index_attach(&c->sec, &c->why), 0);
 	KUNIT_EXPECT_NULL(test, c->sec.fde_index);
 }

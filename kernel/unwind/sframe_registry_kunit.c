@@ -52,6 +52,7 @@ static struct sframe_fde_index *sframe_reg_index(struct kunit *test)
 	refcount_set(&index->ref, 1);
 	index->nr = 3;
 	index->shift = 12;
+	index->starts = false;
 	for (b = 0; b < index->nr; b++)
 		index->from[b] = b * 7;
 	return index;

@@ -32,6 +32,7 @@
 #include <linux/stddef.h>
 #include <linux/types.h>
 #include <linux/uaccess.h>
+#include <linux/unroll.h>
 #include <linux/unwind_user.h>
 #include <asm/tlb.h>
 
@@ -934,6 +935,33 @@ static __always_inline int sframe_fre_scan_asize(const struct sframe_section *se
 }
 
 /*
+ * sframe_index_range() through the starts of a small section's functions
+ * (@index->starts): the one FDE to read, the last whose function starts
+ * at or before @pc, found in kernel memory by 6 probes without a loop
+ * (the starts padded to SFRAME_INDEX_MIN_FDES entries, see
+ * sframe_index_build()); the whole table [0, @n) where the index does not
+ * say (a PC before the first function, an index of another section).
+ */
+static __always_inline void sframe_index_starts(const struct sframe_fde_index *index,
+						unsigned long pc, u32 *lo,
+						u32 *n)
+{
+	unsigned long off = pc - index->base;
+	u32 i = 0, step;
+
+	if (pc < index->base || off >= U32_MAX)
+		return;
+	unrolled_full
+	for (step = SFRAME_INDEX_MIN_FDES / 2; step; step /= 2)
+		if (index->from[i + step] <= off)
+			i += step;
+	if (i < *n) {
+		*lo = i;
+		*n = 1;
+	}
+}
+
+/*
  * The FDEs [@lo, @lo + @n) to search for @pc (in the text range, of a
  * section with FDEs): those between the index entries of its block and of
  * the next, or all.  Outside the user access window: a bounds check that
@@ -952,6 +980,10 @@ static __always_inline void sframe_index_range(const struct sframe_section *sec,
 	*n = sec->num_fdes;
 	if (!index)
 		return;
+	if (index->starts) {
+		sframe_index_starts(index, pc, lo, n);
+		return;
+	}
 	/* Below @base, @b is past the index: the whole table */
 	b = (pc - index->base) >> index->shift;
 	if (b >= index->nr)
@@ -1264,6 +1296,12 @@ static bool sframe_index_wanted(const struct sframe_section *sec)
 	       sec->num_fdes <= SFRAME_INDEX_MAX_FDES;
 }
 
+/* A small section: an index of the starts of its functions */
+static bool sframe_index_starts_wanted(const struct sframe_section *sec)
+{
+	return sec->num_fdes >= 2 && sec->num_fdes < SFRAME_INDEX_MIN_FDES;
+}
+
 /**
  * sframe_index_blocks() - how large an index of the FDE table to make
  * @sec:	section set up by sframe_section_init()
@@ -1307,13 +1345,15 @@ static_assert(struct_size_t(struct sframe_fde_index, from,
  * sframe_index_build() - make the index of a section's FDE table
  * @sec:	section set up by sframe_section_init(), without an index
  * @index:	the index to fill in; the caller sets @index->nr,
- *		@index->base and @index->shift (see sframe_index_blocks()),
- *		@index->from has room for @index->nr entries
+ *		@index->base, @index->shift (see sframe_index_blocks()) and
+ *		@index->starts, @index->from has room for @index->nr entries
  * @reason:	if not NULL, why the section is corrupt on -EBADMSG, else
  *		SFRAME_R_NONE
  *
  * Read the start of every FDE's function, once, and note for each block
- * of text the last FDE that starts at or before its first byte.  The
+ * of text the last FDE that starts at or before its first byte; or, for
+ * an index of starts, each start's offset from @index->base, then U32_MAX
+ * up to @index->nr entries.  The
  * caller then sets @sec->fde_index to @index.  A lookup through the index
  * searches a few FDEs, and finds the same one as without it as long as
  * the table does not change; if it does, the lookup still checks what it
@@ -1324,7 +1364,9 @@ static_assert(struct_size_t(struct sframe_fde_index, from,
  * Return: 0; -EBADMSG if the FDEs are not sorted (SFRAME_R_FDES_NOT_SORTED);
  * -EFAULT if the table could not be read; -EINVAL if @index->base is not in
  * the section's text, or @index->nr blocks from it would start a block at
- * or past the text's end.
+ * or past the text's end; for an index of starts, if @index->nr is not
+ * SFRAME_INDEX_MIN_FDES, the section has as many FDEs or more, or a
+ * function starts before @index->base or 4 GiB - 1 or more after it.
  */
 int sframe_index_build(const struct sframe_section *sec,
 		       struct sframe_fde_index *index,
@@ -1343,7 +1385,9 @@ int sframe_index_build(const struct sframe_section *sec,
 	    index->shift >= BITS_PER_LONG || !index->nr)
 		return -EINVAL;
 	last = sec->text_end - index->base - 1;
-	if ((last >> index->shift) + 1 < index->nr)
+	if (index->starts ? index->nr != SFRAME_INDEX_MIN_FDES ||
+			    sec->num_fdes >= SFRAME_INDEX_MIN_FDES :
+			    (last >> index->shift) + 1 < index->nr)
 		return -EINVAL;
 
 	while (i < sec->num_fdes) {
@@ -1359,6 +1403,15 @@ int sframe_index_build(const struct sframe_section *sec,
 				break;
 			}
 			prev = start;
+			if (index->starts) {
+				if (start < index->base ||
+				    start - index->base >= U32_MAX) {
+					ret = -EINVAL;
+					break;
+				}
+				from[i] = start - index->base;
+				continue;
+			}
 			/*
 			 * The blocks that start before this function: the
 			 * previous FDE is the last one at or before their start
@@ -1372,7 +1425,11 @@ int sframe_index_build(const struct sframe_section *sec,
 			return ret;
 		cond_resched();
 	}
-	while (b < index->nr)
+	/* Past the last start, no PC: see sframe_index_starts() */
+	if (index->starts)
+		for (; i < index->nr; i++)
+			from[i] = U32_MAX;
+	while (!index->starts && b < index->nr)
 		from[b++] = sec->num_fdes - 1;
 	return 0;
 }
@@ -1433,7 +1490,9 @@ static int sframe_index_span(const struct sframe_section *sec,
  *
  * If the section has enough FDEs for one (sframe_index_blocks()), make its
  * index (sframe_index_build()) over the text that its functions span, in
- * memory of its own, with one reference, and set @sec->fde_index.
+ * memory of its own, with one reference, and set @sec->fde_index.  A
+ * section of 2 to SFRAME_INDEX_MIN_FDES - 1 FDEs gets an index of the
+ * starts of its functions, if they span less than 4 GiB.
  * Without memory for it, the section has none, and its lookups search the
  * whole table.  Drop the reference with sframe_index_put().
  *
@@ -1446,20 +1505,29 @@ int sframe_index_attach(struct sframe_section *sec, enum sframe_reason *reason)
 {
 	struct sframe_fde_index *index;
 	unsigned long base, end;
+	bool starts;
 	u32 blocks;
 	u8 shift;
 	int ret;
 
 	if (reason)
 		*reason = SFRAME_R_NONE;
-	if (!sframe_index_wanted(sec))
+	starts = sframe_index_starts_wanted(sec);
+	if (!starts && !sframe_index_wanted(sec))
 		return 0;
 	ret = sframe_index_span(sec, &base, &end);
 	if (ret)
 		return ret;
-	blocks = sframe_index_blocks(sec, base, end, &shift);
-	if (!blocks)
-		return 0;
+	if (starts) {
+		if (end - base >= U32_MAX)
+			return 0;
+		blocks = SFRAME_INDEX_MIN_FDES;
+		shift = 0;
+	} else {
+		blocks = sframe_index_blocks(sec, base, end, &shift);
+		if (!blocks)
+			return 0;
+	}
 	index = kvmalloc(struct_size(index, from, blocks),
 			 GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!index)
@@ -1468,10 +1536,12 @@ int sframe_index_attach(struct sframe_section *sec, enum sframe_reason *reason)
 	index->nr = blocks;
 	index->base = base;
 	index->shift = shift;
+	index->starts = starts;
 	ret = sframe_index_build(sec, index, reason);
 	if (ret) {
 		kvfree(index);
-		return ret;
+		/* The table changed since the span was read: no index */
+		return ret == -EINVAL ? 0 : ret;
 	}
 	sec->fde_index = index;
 	return 0;

@@ -86,29 +86,39 @@ struct sframe_section {
  * @base:	where block 0 starts: the first function of the FDE table
  *		(sframe_index_attach()), in the section's text
  * @shift:	a block is 1 << @shift bytes
+ * @starts:	the index of a small section: @from holds the start of each
+ *		FDE's function, as an offset from @base, then U32_MAX (@nr is
+ *		SFRAME_INDEX_MIN_FDES, @shift is 0)
  * @from:	for each block, the index of the last FDE whose function
  *		starts at or before the block's first byte (0 if none): where
  *		the search for a PC in the block starts
  *
  * A lookup of a PC in block b then only searches the FDEs @from[b] to
  * @from[b + 1] (or to the last FDE): a few instead of the whole table.
- * Made once per section by sframe_index_build(), and not changed after;
- * kernel memory, so it is trusted, but the FDE table it indexes is still
- * read from user memory and checked at every lookup.
- * sframe_index_blocks() says how large to make it.
+ * A section of fewer than SFRAME_INDEX_MIN_FDES FDEs gets the starts of
+ * its functions instead (@starts), where a lookup searches kernel memory
+ * alone and reads one FDE from user memory.  Made once per section by
+ * sframe_index_build(), and not changed after; kernel memory, so it is
+ * trusted, but the FDE table it indexes is still read from user memory
+ * and checked at every lookup.  sframe_index_blocks() says how large to
+ * make an index of blocks.
  */
 struct sframe_fde_index {
 	refcount_t	ref;
 	u32		nr;
 	unsigned long	base;
 	u8		shift;
+	bool		starts;
 	u32		from[] __counted_by(nr);
 };
 
 /*
- * A section gets an index if it has at least SFRAME_INDEX_MIN_FDES FDEs
- * (fewer take at most 6 probes to search) and at most
- * SFRAME_INDEX_MAX_FDES (the bound of the work of sframe_index_build()).
+ * A section gets an index of blocks if it has at least
+ * SFRAME_INDEX_MIN_FDES FDEs and at most SFRAME_INDEX_MAX_FDES (the bound
+ * of the work of sframe_index_build()); one of 2 FDEs or more but fewer
+ * than SFRAME_INDEX_MIN_FDES gets the starts of its functions (in a table
+ * of SFRAME_INDEX_MIN_FDES entries, 256 bytes): a search of 6 probes in
+ * kernel memory.
  * The index has at most one block per SFRAME_INDEX_FDES_PER_BLOCK FDEs,
  * and SFRAME_INDEX_MAX_BLOCKS blocks: 64 KiB with its header.  The blocks
  * cover the functions, from the first one's start to the last one's end:

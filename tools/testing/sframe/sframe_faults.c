@@ -310,7 +310,8 @@ static void validate_resched(struct kunit *test)
  * is part of a start, 0 with the index of the section otherwise, never
  * -EBADMSG; one cond_resched() per 256 FDEs.  sframe_index_attach() also
  * reads the size of the last function (where the index ends): -EFAULT
- * for those bytes too.
+ * for those bytes too.  The same for an index of blocks and one of the
+ * starts of a small section's functions.
  */
 static void index_fault_sweep(struct kunit *test)
 {
@@ -318,23 +319,31 @@ static void index_fault_sweep(struct kunit *test)
 		{ 0, FRE_INFO(SP, 1, W1), { 8 } },
 	};
 	struct sfb_fde fdes[SFB_MAX_FDES];
-	u32 good[32], blocks, i, start_len, size_off;
+	u32 good[64], blocks, i, start_len, size_off;
 	struct sframe_fde_index *index;
 	unsigned long n;
 	size_t fdes_len;
 	struct sfb_sec s;
-	int v, ret;
+	int k, v, ret, starts;
 	u8 shift;
 
 	for (i = 0; i < SFB_MAX_FDES; i++)
 		fdes[i] = (struct sfb_fde){ TEXT_START + 0x3000 * i + 0x40, 0x20,
 					    FDE_INFO(A1, INC), 0, 0, 1, fre };
-	for (v = V2; v <= V3; v++) {
+	/* An index of blocks, and one of starts (a section of 20 FDEs) */
+	for (k = 0; k < 4; k++) {
+		starts = k / 2;
+		v = k % 2 ? V3 : V2;
 		s = (struct sfb_sec){ v, SORTED | PCREL, AMD64, 0, -8, 0,
-				      SFB_MAX_FDES, fdes };
+				      starts ? 20 : SFB_MAX_FDES, fdes };
 		KUNIT_ASSERT_EQ(test, load(test, &s), 0);
 		blocks = sframe_index_blocks(&sec, sec.text_start, sec.text_end,
 					     &shift);
+		if (starts) {
+			KUNIT_EXPECT_EQ(test, blocks, 0U);
+			blocks = SFRAME_INDEX_MIN_FDES;
+			shift = 0;
+		}
 		KUNIT_ASSERT_GT(test, blocks, 1U);
 		KUNIT_ASSERT_LE(test, blocks, ARRAY_SIZE(good));
 		index = malloc(struct_size(index, from, blocks));
@@ -342,6 +351,7 @@ static void index_fault_sweep(struct kunit *test)
 		index->nr = blocks;
 		index->base = sec.text_start;
 		index->shift = shift;
+		index->starts = starts;
 		sim_cond_resched_calls = 0;
 		KUNIT_ASSERT_EQ(test, sframe_index_build(&sec, index, &why), 0);
 		KUNIT_EXPECT_EQ(test, sim_cond_resched_calls, 1UL);
@@ -389,6 +399,8 @@ static void index_fault_sweep(struct kunit *test)
 				KUNIT_EXPECT_NOT_NULL(test, sec.fde_index);
 				KUNIT_EXPECT_EQ(test, sec.fde_index->base,
 						fdes[0].func);
+				KUNIT_EXPECT_EQ(test, sec.fde_index->starts,
+						starts);
 			}
 			sframe_index_put(sec.fde_index);
 			sec.fde_index = NULL;
