@@ -325,21 +325,36 @@ efault:
 }
 
 /*
- * The bytes of an FRE's data words, indexed by its word count and size
- * (SFRAME_FRE_WORDS()): count << size, or SFRAME_FRE_BAD_WORDS for the
- * reserved size 3.  A table, because a lookup needs it for every FRE it
- * passes.
+ * The length of an FRE, indexed by its FDE's FRE type (the size of its
+ * start address: 1, 2 or 4 bytes) and by its word count and size
+ * (SFRAME_FRE_WORDS()): the start address, the info byte, then count <<
+ * size bytes of data words; SFRAME_FRE_BAD_LEN for the reserved size 3.
+ * A table, because a lookup needs it for every FRE it passes.
  */
 #define SFRAME_FRE_WORDS(info)		(((info) >> 1) & 0x3f)
-#define SFRAME_FRE_BAD_WORDS		0xff
+#define SFRAME_FRE_BAD_LEN		0x80
 #define SFRAME_FRE_MAX_WORDS_LEN	(0xf << SFRAME_FRE_DATAWORD_4B)
 
-static const u8 sframe_fre_words_len[64] = {
-	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-	0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30,
-	0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60,
-	[48 ... 63] = SFRAME_FRE_BAD_WORDS,
+#define SFRAME_FRE_LENS(h) {						\
+	(h) + 0, (h) + 1, (h) + 2, (h) + 3, (h) + 4, (h) + 5, (h) + 6,	\
+	(h) + 7, (h) + 8, (h) + 9, (h) + 10, (h) + 11, (h) + 12,	\
+	(h) + 13, (h) + 14, (h) + 15,					\
+	(h) + 0, (h) + 2, (h) + 4, (h) + 6, (h) + 8, (h) + 10, (h) + 12,	\
+	(h) + 14, (h) + 16, (h) + 18, (h) + 20, (h) + 22, (h) + 24,	\
+	(h) + 26, (h) + 28, (h) + 30,					\
+	(h) + 0, (h) + 4, (h) + 8, (h) + 12, (h) + 16, (h) + 20,	\
+	(h) + 24, (h) + 28, (h) + 32, (h) + 36, (h) + 40, (h) + 44,	\
+	(h) + 48, (h) + 52, (h) + 56, (h) + 60,				\
+	[48 ... 63] = SFRAME_FRE_BAD_LEN,				\
+}
+
+static const u8 sframe_fre_len[][64] = {
+	[SFRAME_FRE_TYPE_ADDR1] = SFRAME_FRE_LENS(1 + 1),
+	[SFRAME_FRE_TYPE_ADDR2] = SFRAME_FRE_LENS(2 + 1),
+	[SFRAME_FRE_TYPE_ADDR4] = SFRAME_FRE_LENS(4 + 1),
 };
+
+static_assert(4 + 1 + SFRAME_FRE_MAX_WORDS_LEN < SFRAME_FRE_BAD_LEN);
 
 /*
  * The start address and info byte of an FRE with 1 byte of start address,
@@ -379,7 +394,7 @@ static __always_inline int __sframe_fre_head(const struct sframe_section *sec,
 					     enum sframe_reason *reason)
 {
 	union sframe_fre_head1 h1;
-	unsigned int wlen;
+	unsigned int len;
 
 	if (checked && asize + 1 > sec->fres_end - addr)
 		return sframe_bad(reason, SFRAME_R_FRE_OUTSIDE);
@@ -400,10 +415,13 @@ static __always_inline int __sframe_fre_head(const struct sframe_section *sec,
 	}
 	fre->addr = addr;
 
-	wlen = sframe_fre_words_len[SFRAME_FRE_WORDS(fre->info)];
-	if (wlen == SFRAME_FRE_BAD_WORDS)
+	len = sframe_fre_len[asize == 1 ? SFRAME_FRE_TYPE_ADDR1 :
+			     asize == 2 ? SFRAME_FRE_TYPE_ADDR2 :
+					  SFRAME_FRE_TYPE_ADDR4]
+			    [SFRAME_FRE_WORDS(fre->info)];
+	if (len & SFRAME_FRE_BAD_LEN)
 		return sframe_bad(reason, SFRAME_R_BAD_DATAWORD_SIZE);
-	fre->len = asize + 1 + wlen;
+	fre->len = len;
 	if (checked && fre->len > sec->fres_end - addr)
 		return sframe_bad(reason, SFRAME_R_FRE_OUTSIDE);
 	return 0;
@@ -1339,7 +1357,7 @@ u32 sframe_index_blocks(const struct sframe_section *sec, unsigned long base,
 #define SFRAME_INDEX_CHUNK	256
 
 static_assert(struct_size_t(struct sframe_fde_index, from,
-			    SFRAME_INDEX_MAX_BLOCKS) <= SZ_64K);
+			    SFRAME_INDEX_MAX_BLOCKS) <= SZ_256K);
 
 /**
  * sframe_index_build() - make the index of a section's FDE table

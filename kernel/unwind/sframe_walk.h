@@ -120,7 +120,7 @@ struct sframe_fde_index {
  * of SFRAME_INDEX_MIN_FDES entries, 256 bytes): a search of 6 probes in
  * kernel memory.
  * The index has at most one block per SFRAME_INDEX_FDES_PER_BLOCK FDEs,
- * and SFRAME_INDEX_MAX_BLOCKS blocks: 64 KiB with its header.  The blocks
+ * and SFRAME_INDEX_MAX_BLOCKS blocks: 256 KiB with its header.  The blocks
  * cover the functions, from the first one's start to the last one's end:
  * not the whole executable segment, which on arm64 and s390x also holds
  * read-only data and the .sframe section itself.
@@ -128,7 +128,7 @@ struct sframe_fde_index {
 #define SFRAME_INDEX_MIN_FDES		64
 #define SFRAME_INDEX_MAX_FDES		BIT(22)
 #define SFRAME_INDEX_FDES_PER_BLOCK	2
-#define SFRAME_INDEX_MAX_BLOCKS		16378
+#define SFRAME_INDEX_MAX_BLOCKS		65530
 
 /*
  * FREs are variable-sized and read one after the other, so a lookup reads

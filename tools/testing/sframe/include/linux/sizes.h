@@ -4,5 +4,6 @@
 #define _SFRAME_SHIM_LINUX_SIZES_H
 
 #define SZ_64K		0x00010000
+#define SZ_256K		0x00040000
 
 #endif
