@@ -244,11 +244,15 @@ static __always_inline int sframe_fde_read(const struct sframe_section *sec,
 					   struct sframe_fde *fde,
 					   enum sframe_reason *reason)
 {
-	unsigned long addr = sec->fdes_start + (unsigned long)idx * sec->fde_size;
+	unsigned int size = v2 ? sizeof(struct sframe_fde_v2) :
+				 sizeof(struct sframe_fde_v3);
+	unsigned long addr = sec->fdes_start + (unsigned long)idx * size;
 	union sframe_fde_size_off so;
 	int ret;
 
-	ret = sframe_fde_start(sec, idx, &fde->func_start);
+	ret = sframe_fde_start_at(sec, addr, v2,
+				  sec->flags & SFRAME_F_FDE_FUNC_START_PCREL,
+				  &fde->func_start);
 	if (ret)
 		return ret;
 	if (v2) {
