@@ -391,11 +391,11 @@ static_assert(sizeof(union sframe_fre_tail4) == 4);
  * caller knows they do.  A start address of 1 byte is read with the info
  * byte in one load (sframe_fre_head1).
  */
-static __always_inline int __sframe_fre_head(const struct sframe_section *sec,
-					     unsigned long addr,
-					     unsigned int asize, bool checked,
-					     struct sframe_fre *fre,
-					     enum sframe_reason *reason)
+static __always_inline int sframe_fre_head(const struct sframe_section *sec,
+					   unsigned long addr,
+					   unsigned int asize, bool checked,
+					   struct sframe_fre *fre,
+					   enum sframe_reason *reason)
 {
 	union sframe_fre_head1 h1;
 	unsigned int len;
@@ -433,37 +433,6 @@ efault:
 	return -EFAULT;
 }
 
-/*
- * The same, where with @checked an FRE at an address below @safe fits in
- * the sub-section even at its largest (sframe_fre_safe()): checked only
- * from there on, with one test per FRE before.
- */
-static __always_inline int sframe_fre_head(const struct sframe_section *sec,
-					   unsigned long addr, unsigned int asize,
-					   bool checked, unsigned long safe,
-					   struct sframe_fre *fre,
-					   enum sframe_reason *reason)
-{
-	if (checked && addr >= safe)
-		return __sframe_fre_head(sec, addr, asize, true, fre, reason);
-	return __sframe_fre_head(sec, addr, asize, false, fre, reason);
-}
-
-/*
- * The FRE addresses below which an FRE with @asize bytes of start address
- * lies in the FRE sub-section whatever its data words: for
- * sframe_fre_head(), which checks the FREs from there on.
- */
-static __always_inline unsigned long sframe_fre_safe(const struct sframe_section *sec,
-						     unsigned int asize)
-{
-	unsigned int max = asize + 1 + SFRAME_FRE_MAX_WORDS_LEN;
-
-	if (sec->fres_end - sec->fres_start <= max)
-		return sec->fres_start;
-	return sec->fres_end - max;
-}
-
 /* Read the start address and info byte of the FRE at @addr. */
 static __always_inline int sframe_fre_hdr(const struct sframe_section *sec,
 					  const struct sframe_fde *fde,
@@ -475,7 +444,7 @@ static __always_inline int sframe_fre_hdr(const struct sframe_section *sec,
 
 	if (addr < sec->fres_start || addr > sec->fres_end)
 		return sframe_bad(reason, SFRAME_R_FRE_OUTSIDE);
-	return sframe_fre_head(sec, addr, asize, true, 0, fre, reason);
+	return sframe_fre_head(sec, addr, asize, true, fre, reason);
 }
 
 /*
@@ -887,9 +856,10 @@ static __always_inline int sframe_fde_search(const struct sframe_section *sec,
  * @pc_off, into @m->fre.  @asize, the size of an FRE's start address, and
  * @checked are constants in each of the copies the compiler makes.  Every
  * FRE's bytes lie in the FRE sub-section before they are read: if
- * @checked, checked one by one near the end of the sub-section, else
- * known from the caller's check that the FDE's FREs fit even at their
- * largest.  At most SFRAME_FDE_MAX_FRES iterations, see sframe_fde_attr().
+ * @checked, checked one by one (two comparisons, cheaper than telling
+ * which FREs need them), else known from the caller's check that the
+ * FDE's FREs fit even at their largest.  At most SFRAME_FDE_MAX_FRES
+ * iterations, see sframe_fde_attr().
  */
 static __always_inline int sframe_fre_scan(const struct sframe_section *sec,
 					   struct sframe_match *m, u32 pc_off,
@@ -897,7 +867,6 @@ static __always_inline int sframe_fre_scan(const struct sframe_section *sec,
 					   enum sframe_reason *reason)
 {
 	unsigned long addr = m->fde.fres_addr, found = 0;
-	unsigned long safe = checked ? sframe_fre_safe(sec, asize) : 0;
 	struct sframe_fre fre;
 	u32 min = 0;		/* where the next FRE may start */
 	int ret = 0;
@@ -905,8 +874,7 @@ static __always_inline int sframe_fre_scan(const struct sframe_section *sec,
 
 	/* fres_addr is in the sub-section and @addr only grows */
 	for (left = m->fde.fres_num; left; left--, addr += fre.len) {
-		ret = sframe_fre_head(sec, addr, asize, checked, safe, &fre,
-				      reason);
+		ret = sframe_fre_head(sec, addr, asize, checked, &fre, reason);
 		if (ret)
 			break;
 		if (fre.start > pc_off)
@@ -932,8 +900,7 @@ static __always_inline int sframe_fre_scan(const struct sframe_section *sec,
 	 * which costs less than keeping it at every step), with the start
 	 * that the loop compared
 	 */
-	ret = sframe_fre_head(sec, found, asize, checked, safe, &m->fre,
-			      reason);
+	ret = sframe_fre_head(sec, found, asize, checked, &m->fre, reason);
 	m->fre.start = min - 1;
 	return ret;
 }
