@@ -339,23 +339,34 @@ efault:
 #define SFRAME_FRE_BAD_LEN		0x80
 #define SFRAME_FRE_MAX_WORDS_LEN	(0xf << SFRAME_FRE_DATAWORD_4B)
 
-#define SFRAME_FRE_LENS(h) {						\
-	(h) + 0, (h) + 1, (h) + 2, (h) + 3, (h) + 4, (h) + 5, (h) + 6,	\
-	(h) + 7, (h) + 8, (h) + 9, (h) + 10, (h) + 11, (h) + 12,	\
-	(h) + 13, (h) + 14, (h) + 15,					\
-	(h) + 0, (h) + 2, (h) + 4, (h) + 6, (h) + 8, (h) + 10, (h) + 12,	\
-	(h) + 14, (h) + 16, (h) + 18, (h) + 20, (h) + 22, (h) + 24,	\
-	(h) + 26, (h) + 28, (h) + 30,					\
-	(h) + 0, (h) + 4, (h) + 8, (h) + 12, (h) + 16, (h) + 20,	\
-	(h) + 24, (h) + 28, (h) + 32, (h) + 36, (h) + 40, (h) + 44,	\
-	(h) + 48, (h) + 52, (h) + 56, (h) + 60,				\
-	[48 ... 63] = SFRAME_FRE_BAD_LEN,				\
-}
-
 static const u8 sframe_fre_len[][64] = {
-	[SFRAME_FRE_TYPE_ADDR1] = SFRAME_FRE_LENS(1 + 1),
-	[SFRAME_FRE_TYPE_ADDR2] = SFRAME_FRE_LENS(2 + 1),
-	[SFRAME_FRE_TYPE_ADDR4] = SFRAME_FRE_LENS(4 + 1),
+	[SFRAME_FRE_TYPE_ADDR1] = {	/* 1 + 1 + count << size */
+		2, 3, 4, 5, 6, 7, 8, 9,
+		10, 11, 12, 13, 14, 15, 16, 17,
+		2, 4, 6, 8, 10, 12, 14, 16,
+		18, 20, 22, 24, 26, 28, 30, 32,
+		2, 6, 10, 14, 18, 22, 26, 30,
+		34, 38, 42, 46, 50, 54, 58, 62,
+		[48 ... 63] = SFRAME_FRE_BAD_LEN,
+	},
+	[SFRAME_FRE_TYPE_ADDR2] = {	/* 2 + 1 + count << size */
+		3, 4, 5, 6, 7, 8, 9, 10,
+		11, 12, 13, 14, 15, 16, 17, 18,
+		3, 5, 7, 9, 11, 13, 15, 17,
+		19, 21, 23, 25, 27, 29, 31, 33,
+		3, 7, 11, 15, 19, 23, 27, 31,
+		35, 39, 43, 47, 51, 55, 59, 63,
+		[48 ... 63] = SFRAME_FRE_BAD_LEN,
+	},
+	[SFRAME_FRE_TYPE_ADDR4] = {	/* 4 + 1 + count << size */
+		5, 6, 7, 8, 9, 10, 11, 12,
+		13, 14, 15, 16, 17, 18, 19, 20,
+		5, 7, 9, 11, 13, 15, 17, 19,
+		21, 23, 25, 27, 29, 31, 33, 35,
+		5, 9, 13, 17, 21, 25, 29, 33,
+		37, 41, 45, 49, 53, 57, 61, 65,
+		[48 ... 63] = SFRAME_FRE_BAD_LEN,
+	},
 };
 
 static_assert(4 + 1 + SFRAME_FRE_MAX_WORDS_LEN < SFRAME_FRE_BAD_LEN);
@@ -1374,10 +1385,13 @@ int sframe_index_build(const struct sframe_section *sec,
 	    index->shift >= BITS_PER_LONG || !index->nr)
 		return -EINVAL;
 	last = sec->text_end - index->base - 1;
-	if (index->starts ? index->nr != SFRAME_INDEX_MIN_FDES ||
-			    sec->num_fdes >= SFRAME_INDEX_MIN_FDES :
-			    (last >> index->shift) + 1 < index->nr)
+	if (index->starts) {
+		if (index->nr != SFRAME_INDEX_MIN_FDES ||
+		    sec->num_fdes >= SFRAME_INDEX_MIN_FDES)
+			return -EINVAL;
+	} else if ((last >> index->shift) + 1 < index->nr) {
 		return -EINVAL;
+	}
 
 	while (i < sec->num_fdes) {
 		end = min_t(u32, sec->num_fdes, i + SFRAME_INDEX_CHUNK);
