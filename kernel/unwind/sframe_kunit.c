@@ -1602,6 +1602,34 @@ static void test_fre_straddles_end(struct kunit *test)
  * last FRE is that large: cut 1 byte short, starting 61 bytes before the
  * end, it must be caught.
  */
+/*
+ * An FRE longer than a rule uses (15 words of 4 bytes) in a function
+ * whose FREs the scan reads without a check per FRE: the scan starts
+ * again with the checks, so that the next FRE is still checked against
+ * the sub-section's end
+ */
+static void test_fre_long_fast(struct kunit *test)
+{
+	static const struct sfb_fre fres[] = {
+		{ 0, FRE_INFO(SP, 15, W4), { 8 } },
+		{ 1, FRE_INFO(SP, 1, W1), { 8 } },
+	};
+	const struct sfb_fde fdes[] = {
+		{ F(1), 4, FDE_INFO(A1, INC), 0, 0, FRES(fres) },
+	};
+	struct sfb_sec s = { V3, SORTED | PCREL, AMD64, 0, -8, 0, FDES(fdes) };
+	struct sf_ctx *c = test->priv;
+
+	EXPECT_INIT_OK(test, &s);
+	EXPECT_BAD(test, F(1), SFRAME_R_BAD_DATAWORD_COUNT);
+	EXPECT_RANGE(test, F(1) + 1, F(1) + 4, "cfa=r7+8 ra=[cfa-8] fp=same");
+	/* the sub-section ends 1 byte before the second FRE does */
+	sf_put32(test, H_FRE_LEN, c->lay.fre[0][1] + 2 - c->lay.fres);
+	EXPECT_REINIT(test, 0, SFRAME_R_NONE);
+	EXPECT_BAD(test, F(1) + 1, SFRAME_R_FRE_OUTSIDE);
+	EXPECT_BAD(test, F(1), SFRAME_R_FRE_OUTSIDE);
+}
+
 static void test_fre_near_end(struct kunit *test)
 {
 	const u32 n = SFB_MAX_FRES;
@@ -2238,6 +2266,7 @@ static struct kunit_case sframe_test_cases[] = {
 	KUNIT_CASE(test_fre_outside),
 	KUNIT_CASE(test_fre_straddles_end),
 	KUNIT_CASE(test_fre_near_end),
+	KUNIT_CASE(test_fre_long_fast),
 	KUNIT_CASE(test_fault_straddle),
 	KUNIT_CASE(test_nofault),
 	KUNIT_CASE(test_validate_unsorted),

@@ -329,47 +329,71 @@ efault:
 }
 
 /*
+ * The data words of an FRE that a rule can use: SFRAME_MAX_WORDS of 4
+ * bytes.  The scan of an FDE's FREs that fit in the FRE sub-section at
+ * this length does without a check per FRE (sframe_fre_scan_asize()); an
+ * FRE longer than that (7 to 15 words, which only a broken section
+ * holds, but which the scan must step over) makes it start again with
+ * the checks.
+ */
+#define SFRAME_FRE_FAST_WORDS_LEN	(SFRAME_MAX_WORDS << SFRAME_FRE_DATAWORD_4B)
+
+/*
  * The length of an FRE, indexed by its FDE's FRE type (the size of its
  * start address: 1, 2 or 4 bytes) and by its word count and size
  * (SFRAME_FRE_WORDS()): the start address, the info byte, then count <<
- * size bytes of data words; SFRAME_FRE_BAD_LEN for the reserved size 3.
- * A table, because a lookup needs it for every FRE it passes.
+ * size bytes of data words, marked SFRAME_FRE_SLOW above
+ * SFRAME_FRE_FAST_WORDS_LEN bytes of data words; SFRAME_FRE_BAD_LEN
+ * (SFRAME_FRE_SLOW alone) for the reserved size 3.  A table, because a
+ * lookup needs it for every FRE it passes; one bit tells the scan without
+ * checks whether to stop.
  */
 #define SFRAME_FRE_WORDS(info)		(((info) >> 1) & 0x3f)
-#define SFRAME_FRE_BAD_LEN		0x80
+#define SFRAME_FRE_SLOW			0x80
+#define SFRAME_FRE_SLOW_LEN(len)	(SFRAME_FRE_SLOW | (len))
+#define SFRAME_FRE_BAD_LEN		SFRAME_FRE_SLOW
 #define SFRAME_FRE_MAX_WORDS_LEN	(0xf << SFRAME_FRE_DATAWORD_4B)
 
 static const u8 sframe_fre_len[][64] = {
 	[SFRAME_FRE_TYPE_ADDR1] = {	/* 1 + 1 + count << size */
-		2, 3, 4, 5, 6, 7, 8, 9,
-		10, 11, 12, 13, 14, 15, 16, 17,
-		2, 4, 6, 8, 10, 12, 14, 16,
-		18, 20, 22, 24, 26, 28, 30, 32,
-		2, 6, 10, 14, 18, 22, 26, 30,
-		34, 38, 42, 46, 50, 54, 58, 62,
+		2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 2, 4, 6,
+		8, 10, 12, 14, 16, 18, 20, 22, 24, 26, SFRAME_FRE_SLOW_LEN(28),
+		SFRAME_FRE_SLOW_LEN(30), SFRAME_FRE_SLOW_LEN(32), 2, 6, 10, 14,
+		18, 22, 26, SFRAME_FRE_SLOW_LEN(30), SFRAME_FRE_SLOW_LEN(34),
+		SFRAME_FRE_SLOW_LEN(38), SFRAME_FRE_SLOW_LEN(42),
+		SFRAME_FRE_SLOW_LEN(46), SFRAME_FRE_SLOW_LEN(50),
+		SFRAME_FRE_SLOW_LEN(54), SFRAME_FRE_SLOW_LEN(58),
+		SFRAME_FRE_SLOW_LEN(62),
 		[48 ... 63] = SFRAME_FRE_BAD_LEN,
 	},
 	[SFRAME_FRE_TYPE_ADDR2] = {	/* 2 + 1 + count << size */
-		3, 4, 5, 6, 7, 8, 9, 10,
-		11, 12, 13, 14, 15, 16, 17, 18,
-		3, 5, 7, 9, 11, 13, 15, 17,
-		19, 21, 23, 25, 27, 29, 31, 33,
-		3, 7, 11, 15, 19, 23, 27, 31,
-		35, 39, 43, 47, 51, 55, 59, 63,
+		3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 3, 5,
+		7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27,
+		SFRAME_FRE_SLOW_LEN(29), SFRAME_FRE_SLOW_LEN(31),
+		SFRAME_FRE_SLOW_LEN(33), 3, 7, 11, 15, 19, 23, 27,
+		SFRAME_FRE_SLOW_LEN(31), SFRAME_FRE_SLOW_LEN(35),
+		SFRAME_FRE_SLOW_LEN(39), SFRAME_FRE_SLOW_LEN(43),
+		SFRAME_FRE_SLOW_LEN(47), SFRAME_FRE_SLOW_LEN(51),
+		SFRAME_FRE_SLOW_LEN(55), SFRAME_FRE_SLOW_LEN(59),
+		SFRAME_FRE_SLOW_LEN(63),
 		[48 ... 63] = SFRAME_FRE_BAD_LEN,
 	},
 	[SFRAME_FRE_TYPE_ADDR4] = {	/* 4 + 1 + count << size */
-		5, 6, 7, 8, 9, 10, 11, 12,
-		13, 14, 15, 16, 17, 18, 19, 20,
-		5, 7, 9, 11, 13, 15, 17, 19,
-		21, 23, 25, 27, 29, 31, 33, 35,
-		5, 9, 13, 17, 21, 25, 29, 33,
-		37, 41, 45, 49, 53, 57, 61, 65,
+		5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 5, 7,
+		9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29,
+		SFRAME_FRE_SLOW_LEN(31), SFRAME_FRE_SLOW_LEN(33),
+		SFRAME_FRE_SLOW_LEN(35), 5, 9, 13, 17, 21, 25, 29,
+		SFRAME_FRE_SLOW_LEN(33), SFRAME_FRE_SLOW_LEN(37),
+		SFRAME_FRE_SLOW_LEN(41), SFRAME_FRE_SLOW_LEN(45),
+		SFRAME_FRE_SLOW_LEN(49), SFRAME_FRE_SLOW_LEN(53),
+		SFRAME_FRE_SLOW_LEN(57), SFRAME_FRE_SLOW_LEN(61),
+		SFRAME_FRE_SLOW_LEN(65),
 		[48 ... 63] = SFRAME_FRE_BAD_LEN,
 	},
 };
 
-static_assert(4 + 1 + SFRAME_FRE_MAX_WORDS_LEN < SFRAME_FRE_BAD_LEN);
+static_assert(4 + 1 + SFRAME_FRE_MAX_WORDS_LEN < SFRAME_FRE_SLOW);
+
 
 /*
  * The start address and info byte of an FRE with 1 byte of start address,
@@ -399,8 +423,9 @@ static_assert(sizeof(union sframe_fre_tail4) == 4);
  * bytes of start address, and set its length.  @addr is in the FRE
  * sub-section (at most at its end).  With @checked, the FRE's bytes are
  * checked to lie in the sub-section before they are read; without, the
- * caller knows they do.  A start address of 1 byte is read with the info
- * byte in one load (sframe_fre_head1).
+ * caller knows that they do up to SFRAME_FRE_FAST_WORDS_LEN bytes of data
+ * words, and a longer FRE gives -EAGAIN.  A start address of 1 byte is
+ * read with the info byte in one load (sframe_fre_head1).
  */
 static __always_inline int sframe_fre_head(const struct sframe_section *sec,
 					   unsigned long addr,
@@ -434,8 +459,13 @@ static __always_inline int sframe_fre_head(const struct sframe_section *sec,
 			     asize == 2 ? SFRAME_FRE_TYPE_ADDR2 :
 					  SFRAME_FRE_TYPE_ADDR4]
 			    [SFRAME_FRE_WORDS(fre->info)];
-	if (len & SFRAME_FRE_BAD_LEN)
-		return sframe_bad(reason, SFRAME_R_BAD_DATAWORD_SIZE);
+	if (len & SFRAME_FRE_SLOW) {
+		if (len == SFRAME_FRE_BAD_LEN)
+			return sframe_bad(reason, SFRAME_R_BAD_DATAWORD_SIZE);
+		if (!checked)
+			return -EAGAIN;
+		len &= ~SFRAME_FRE_SLOW;
+	}
 	fre->len = len;
 	if (checked && fre->len > sec->fres_end - addr)
 		return sframe_bad(reason, SFRAME_R_FRE_OUTSIDE);
@@ -869,8 +899,8 @@ static __always_inline int sframe_fde_search(const struct sframe_section *sec,
  * FRE's bytes lie in the FRE sub-section before they are read: if
  * @checked, checked one by one (two comparisons, cheaper than telling
  * which FREs need them), else known from the caller's check that the
- * FDE's FREs fit even at their largest.  At most SFRAME_FDE_MAX_FRES
- * iterations, see sframe_fde_attr().
+ * FDE's FREs fit at the largest a rule uses, and -EAGAIN for a longer
+ * one.  At most SFRAME_FDE_MAX_FRES iterations, see sframe_fde_attr().
  */
 static __always_inline int sframe_fre_scan(const struct sframe_section *sec,
 					   struct sframe_match *m, u32 pc_off,
@@ -918,8 +948,9 @@ static __always_inline int sframe_fre_scan(const struct sframe_section *sec,
 
 /*
  * sframe_fre_scan() for FREs of @asize bytes of start address: without a
- * check per FRE where all of them fit in the sub-section at their largest
- * (SFRAME_FDE_MAX_FRES FREs of at most 65 bytes: no overflow).
+ * check per FRE where all of them fit in the sub-section at the largest a
+ * rule uses (SFRAME_FDE_MAX_FRES FREs of at most 29 bytes: no overflow),
+ * again with the checks if one of them is longer (-EAGAIN).
  */
 static __always_inline int sframe_fre_scan_asize(const struct sframe_section *sec,
 						 struct sframe_match *m,
@@ -927,10 +958,14 @@ static __always_inline int sframe_fre_scan_asize(const struct sframe_section *se
 						 enum sframe_reason *reason)
 {
 	unsigned long room = sec->fres_end - m->fde.fres_addr;
+	int ret;
 
 	if ((unsigned long)m->fde.fres_num *
-	    (asize + 1 + SFRAME_FRE_MAX_WORDS_LEN) <= room)
-		return sframe_fre_scan(sec, m, pc_off, asize, false, reason);
+	    (asize + 1 + SFRAME_FRE_FAST_WORDS_LEN) <= room) {
+		ret = sframe_fre_scan(sec, m, pc_off, asize, false, reason);
+		if (ret != -EAGAIN)
+			return ret;
+	}
 	return sframe_fre_scan(sec, m, pc_off, asize, true, reason);
 }
 
