@@ -394,7 +394,6 @@ static const u8 sframe_fre_len[][64] = {
 
 static_assert(4 + 1 + SFRAME_FRE_MAX_WORDS_LEN < SFRAME_FRE_SLOW);
 
-
 /*
  * The start address and info byte of an FRE with 1 byte of start address,
  * read as one word.  A union, so that each field is at its offset whatever
