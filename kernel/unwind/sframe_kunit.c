@@ -1619,10 +1619,14 @@ static void test_fre_long_fast(struct kunit *test)
 	};
 	struct sfb_sec s = { V3, SORTED | PCREL, AMD64, 0, -8, 0, FDES(fdes) };
 	struct sf_ctx *c = test->priv;
+	struct sframe_rule r;
 
 	EXPECT_INIT_OK(test, &s);
 	EXPECT_BAD(test, F(1), SFRAME_R_BAD_DATAWORD_COUNT);
 	EXPECT_RANGE(test, F(1) + 1, F(1) + 4, "cfa=r7+8 ra=[cfa-8] fp=same");
+	/* 1 FRE read without checks, then both with them */
+	KUNIT_EXPECT_EQ(test, sframe_find(&c->sec, F(1) + 1, &r, &c->why), 0);
+	KUNIT_EXPECT_EQ(test, r.fres_read, 3U);
 	/* the sub-section ends 1 byte before the second FRE does */
 	sf_put32(test, H_FRE_LEN, c->lay.fre[0][1] + 2 - c->lay.fres);
 	EXPECT_REINIT(test, 0, SFRAME_R_NONE);

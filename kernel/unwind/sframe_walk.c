@@ -949,7 +949,9 @@ static __always_inline int sframe_fre_scan(const struct sframe_section *sec,
  * sframe_fre_scan() for FREs of @asize bytes of start address: without a
  * check per FRE where all of them fit in the sub-section at the largest a
  * rule uses (SFRAME_FDE_MAX_FRES FREs of at most 29 bytes: no overflow),
- * again with the checks if one of them is longer (-EAGAIN).
+ * again with the checks if one of them is longer (-EAGAIN): then the
+ * lookup reads up to twice SFRAME_FDE_MAX_FRES FREs, and says so in
+ * @m->fres_read.
  */
 static __always_inline int sframe_fre_scan_asize(const struct sframe_section *sec,
 						 struct sframe_match *m,
@@ -957,6 +959,7 @@ static __always_inline int sframe_fre_scan_asize(const struct sframe_section *se
 						 enum sframe_reason *reason)
 {
 	unsigned long room = sec->fres_end - m->fde.fres_addr;
+	u32 fast = 0;
 	int ret;
 
 	if ((unsigned long)m->fde.fres_num *
@@ -964,8 +967,12 @@ static __always_inline int sframe_fre_scan_asize(const struct sframe_section *se
 		ret = sframe_fre_scan(sec, m, pc_off, asize, false, reason);
 		if (ret != -EAGAIN)
 			return ret;
+		/* The FREs read before starting again count too */
+		fast = m->fres_read;
 	}
-	return sframe_fre_scan(sec, m, pc_off, asize, true, reason);
+	ret = sframe_fre_scan(sec, m, pc_off, asize, true, reason);
+	m->fres_read += fast;
+	return ret;
 }
 
 /*
