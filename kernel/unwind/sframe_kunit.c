@@ -1596,11 +1596,10 @@ static void test_fre_straddles_end(struct kunit *test)
 
 /*
  * A function whose FREs end the sub-section, too many to fit there at
- * their largest: the scan checks each FRE's bytes only from
- * sframe_fre_safe() on, 62 bytes (the largest FRE with 1-byte starts)
- * before the end, and finds what a scan checking all of them finds.  The
- * last FRE is that large: cut 1 byte short, starting 61 bytes before the
- * end, it must be caught.
+ * the length a rule uses: the scan checks each FRE's bytes against the
+ * sub-section's end.  The last FRE is the largest with 1-byte starts (62
+ * bytes): cut 1 byte short, starting 61 bytes before the end, it must be
+ * caught.
  */
 /*
  * An FRE longer than a rule uses (15 words of 4 bytes) in a function
