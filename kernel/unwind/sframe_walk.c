@@ -1145,12 +1145,13 @@ static __always_inline int sframe_fre_decode_fast(const struct sframe_section *s
  * @nofault:	the caller has disabled page faults: nothing is read while
  *		the user address space cannot be accessed
  *		(nmi_uaccess_okay())
- * @reason:	if not NULL, why the section is corrupt on -EBADMSG, else
- *		SFRAME_R_NONE
+ * @reason:	why the section is corrupt on -EBADMSG, else SFRAME_R_NONE;
+ *		not NULL
  *
  * sframe_find() and sframe_find_nofault(), inline wrappers of this, are
  * the interface; one function, so that the unwinder's lookup of a frame
- * calls the reader directly.
+ * calls the reader directly.  The wrappers pass a @reason of their own
+ * when their caller has none, which saves a test per lookup here.
  *
  * Context: Any context that may access user memory; any context,
  * including NMI, with @nofault and page faults disabled.
@@ -1166,25 +1167,23 @@ int __sframe_find(const struct sframe_section *sec, unsigned long pc,
 	u32 lo, n;
 	int ret;
 
-	if (reason)
-		*reason = SFRAME_R_NONE;
-	rule->fres_read = 0;
+	*reason = SFRAME_R_NONE;
+	m.fres_read = 0;
+	ret = -ENOENT;
 	if (pc < sec->text_start || pc >= sec->text_end || !sec->num_fdes)
-		return -ENOENT;
+		goto out;
 	/* As copy_from_user_nofault(): not while another mm is loaded */
+	ret = -EFAULT;
 	if (nofault && !nmi_uaccess_okay())
-		return -EFAULT;
+		goto out;
 
 	sframe_index_range(sec, pc, &lo, &n);
-	m.fres_read = 0;
 	if (!sframe_uaccess_begin(sec))
-		return -EFAULT;
+		goto out;
 	ret = sframe_find_fre(sec, pc, lo, n, &m, word, reason);
 	user_read_access_end();
-	if (ret) {
-		rule->fres_read = m.fres_read;
-		return ret;
-	}
+	if (ret)
+		goto out;
 
 	if (!m.fde.fres_num) {
 		rule->fres_read = m.fres_read;
@@ -1196,6 +1195,7 @@ int __sframe_find(const struct sframe_section *sec, unsigned long pc,
 		return 0;
 	}
 	ret = sframe_fre_decode_fast(sec, &m.fde, &m.fre, word, rule, reason);
+out:
 	rule->fres_read = m.fres_read;
 	return ret;
 }

@@ -218,7 +218,9 @@ static inline int sframe_find(const struct sframe_section *sec,
 			      unsigned long pc, struct sframe_rule *rule,
 			      enum sframe_reason *reason)
 {
-	return __sframe_find(sec, pc, rule, false, reason);
+	enum sframe_reason none;
+
+	return __sframe_find(sec, pc, rule, false, reason ?: &none);
 }
 
 /**
@@ -241,10 +243,11 @@ static inline int sframe_find_nofault(const struct sframe_section *sec,
 				      struct sframe_rule *rule,
 				      enum sframe_reason *reason)
 {
+	enum sframe_reason none;
 	int ret;
 
 	pagefault_disable();
-	ret = __sframe_find(sec, pc, rule, true, reason);
+	ret = __sframe_find(sec, pc, rule, true, reason ?: &none);
 	pagefault_enable();
 	return ret;
 }
