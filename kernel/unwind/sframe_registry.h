@@ -129,7 +129,8 @@ static __always_inline int sframe_entry_find(struct sframe_entry *e,
 					     struct sframe_rule *rule,
 					     bool nofault)
 {
-	enum sframe_reason reason;
+	/* Written by the reader before it is read */
+	enum sframe_reason reason __uninitialized;
 	int ret;
 
 	atomic_long_inc(&e->lookups);
