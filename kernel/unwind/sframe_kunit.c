@@ -1637,11 +1637,14 @@ static void test_fre_near_end(struct kunit *test)
 {
 	const u32 n = SFB_MAX_FRES;
 	struct sf_ctx *c = test->priv;
-	struct sfb_fre fres[SFB_MAX_FRES];
 	struct sfb_fde fdes[1];
+	struct sfb_fre *fres;
 	char exp[48];
 	u32 i, v;
 
+	/* Not on the stack: the test's frame would exceed 2 KiB on UML */
+	fres = kunit_kcalloc(test, n, sizeof(*fres), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, fres);
 	/* 1-byte starts, two 4-byte data words: 10 bytes per FRE */
 	for (i = 0; i < n; i++)
 		fres[i] = (struct sfb_fre){ 4 * i, FRE_INFO(SP, 2, W4),
@@ -1653,7 +1656,7 @@ static void test_fre_near_end(struct kunit *test)
 				     1, fdes };
 
 		fdes[0] = (struct sfb_fde){ F(1), 4 * n, FDE_INFO(A1, INC),
-					    0, 0, FRES(fres) };
+					    0, 0, .nfres = n, .fres = fres };
 		EXPECT_INIT_OK(test, &s);
 		for (i = 0; i < n - 1; i++) {
 			snprintf(exp, sizeof(exp),
