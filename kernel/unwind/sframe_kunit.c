@@ -1595,13 +1595,6 @@ static void test_fre_straddles_end(struct kunit *test)
 }
 
 /*
- * A function whose FREs end the sub-section, too many to fit there at
- * the length a rule uses: the scan checks each FRE's bytes against the
- * sub-section's end.  The last FRE is the largest with 1-byte starts (62
- * bytes): cut 1 byte short, starting 61 bytes before the end, it must be
- * caught.
- */
-/*
  * An FRE longer than a rule uses (15 words of 4 bytes) in a function
  * whose FREs the scan reads without a check per FRE: the scan starts
  * again with the checks, so that the next FRE is still checked against
@@ -1633,6 +1626,13 @@ static void test_fre_long_fast(struct kunit *test)
 	EXPECT_BAD(test, F(1), SFRAME_R_FRE_OUTSIDE);
 }
 
+/*
+ * A function whose FREs end the sub-section, too many to fit there at
+ * the length a rule uses: the scan checks each FRE's bytes against the
+ * sub-section's end.  The last FRE is the largest with 1-byte starts (62
+ * bytes): cut 1 byte short, starting 61 bytes before the end, it must be
+ * caught.
+ */
 static void test_fre_near_end(struct kunit *test)
 {
 	const u32 n = SFB_MAX_FRES;
