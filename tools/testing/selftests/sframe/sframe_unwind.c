@@ -77,7 +77,9 @@ static int chain_check(struct __test_metadata *_metadata,
 		if (i >= c->nr || (strcmp(expect[i], "*") &&
 				   strcmp(sym(c->ip[i], name, sizeof(name)),
 					  expect[i]))) {
-			TH_LOG("frame %d: expected %s", i, expect[i]);
+			/* A chain of -N frames: sample() returned -N */
+			TH_LOG("frame %d: expected %s, in a chain of %d frames",
+			       i, expect[i], c->nr);
 			chain_log(_metadata, c);
 			return -1;
 		}
@@ -263,9 +265,10 @@ TEST(deep_recursion)
 static void *thread_fn(void *arg)
 {
 	struct chain *c = arg;
+	int ret = sample(f1, 1, c);
 
-	if (sample(f1, 1, c))
-		c->nr = -1;
+	if (ret)
+		c->nr = ret < 0 ? ret : -1;
 	return NULL;
 }
 
@@ -301,9 +304,12 @@ static void *race_fn(void *arg)
 {
 	struct chain *c = arg;
 
+	int ret;
+
 	pthread_barrier_wait(&race_start);
-	if (sample(f1, 1, c))
-		c->nr = -1;
+	ret = sample(f1, 1, c);
+	if (ret)
+		c->nr = ret < 0 ? ret : -1;
 	return NULL;
 }
 
