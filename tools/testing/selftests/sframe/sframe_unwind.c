@@ -303,7 +303,6 @@ static pthread_barrier_t race_start;
 static void *race_fn(void *arg)
 {
 	struct chain *c = arg;
-
 	int ret;
 
 	pthread_barrier_wait(&race_start);

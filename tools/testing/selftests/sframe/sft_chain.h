@@ -122,11 +122,11 @@ SFT_NOINLINE long sft_leaf(long x)
  *
  * An event that did not count the system call took no sample, and the
  * unwinder never ran: @fn runs again, with a new event, up to
- * SFT_SAMPLE_TRIES times, and stderr says so.  In the arm64 VM, whole
- * threads' system calls went uncounted while the samplers' events kept
- * registering and unregistering the syscall tracepoints (README,
- * "Limits"); sft_keep_tracepoints() stops that.  A sample that was taken
- * is never taken again: its chain is the result.
+ * SFT_SAMPLE_TRIES times, and stderr says so.  Under QEMU TCG (arm64),
+ * some threads' system calls went uncounted while the samplers' events
+ * kept registering and unregistering the syscall tracepoints;
+ * sft_keep_tracepoints() stops that.  A sample that was taken is never
+ * taken again: its chain is the result.
  */
 SFT_NOINLINE int sample(long (*fn)(long), long arg, struct chain *c)
 {
@@ -159,12 +159,11 @@ SFT_NOINLINE int sample(long (*fn)(long), long arg, struct chain *c)
  * An event on syscalls:sys_enter_getppid, never enabled, open for the
  * life of the program: it keeps the syscall tracepoints registered, so
  * that the samplers' events do not register and unregister them over
- * and over.  In the arm64 VM, 8 of 110 runs of a kselftest program had
- * threads whose system calls no event counted without it, none of 70
- * with it (README, "Limits").  Every test process and thread is created
- * after it.
+ * and over: under QEMU TCG (arm64), threads of some test processes had
+ * system calls that no event counted without it, and none with it.
+ * Every test process and thread is created after it.
  */
-__attribute__((constructor)) static void sft_keep_tracepoints(void)
+static void __attribute__((constructor)) sft_keep_tracepoints(void)
 {
 	struct perf_event_attr attr;
 	int id = tracepoint_id_of("sys_enter_getppid");
