@@ -61,7 +61,11 @@ guest() {
 	# The sframe tracepoints: text (reasons) and exact counts
 	echo 8192 >$t/buffer_size_kb
 	echo >$t/trace
-	echo 1 >$t/events/sframe/enable
+	# (not sframe_lookup, one event per lookup that the rule cache
+	# did not answer: perf stat counts it)
+	for e in sframe_register sframe_unregister sframe_corrupt sframe_unwind_error; do
+		echo 1 >$t/events/sframe/$e/enable
+	done
 	cat $t/trace_pipe >"$out/sframe.trace" &
 	cat_pid=$!
 	"$perf" stat -a -x, -e 'sframe:*' -o "$out/sframe.stat" &

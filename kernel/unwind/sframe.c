@@ -23,6 +23,8 @@
 
 #include "sframe_rcache.h"
 
+#include <trace/events/sframe.h>
+
 /* sframe_user_find() in NMI or IRQ context */
 static int sframe_user_find_nofault(unsigned long pc, struct sframe_rule *rule)
 {
@@ -41,6 +43,7 @@ static int sframe_user_find_nofault(unsigned long pc, struct sframe_rule *rule)
 		ret = 0;
 	} else if (state == SFRAME_OK) {
 		ret = sframe_entry_find(e, pc, rule, true);
+		trace_sframe_lookup(pc, rule->fres_read, true, ret);
 		if (!ret)
 			sframe_rcache_put(e, pc, rule, false);
 	}
@@ -65,6 +68,7 @@ static __always_inline int sframe_entry_find_cached(struct sframe_entry *e,
 {
 	int ret = sframe_entry_find(e, pc, rule, false);
 
+	trace_sframe_lookup(pc, rule->fres_read, false, ret);
 	if (!ret)
 		sframe_rcache_put(e, pc, rule, true);
 	return ret;

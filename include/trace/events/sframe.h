@@ -66,6 +66,28 @@ TRACE_EVENT(sframe_unwind_error,
 	    TP_printk("pc=%lx error=%d", __entry->pc, __entry->error)
 );
 
+/*
+ * A lookup read the FREs of a section (its rule cache did not have the
+ * PC's rule): how many, and whether in the event (NMI or IRQ) or at the
+ * return to user space
+ */
+TRACE_EVENT(sframe_lookup,
+	    TP_PROTO(unsigned long pc, unsigned int fres, bool nofault,
+		     int error),
+	    TP_ARGS(pc, fres, nofault, error),
+	    TP_STRUCT__entry(__field(unsigned long, pc)
+			     __field(unsigned int, fres)
+			     __field(bool, nofault)
+			     __field(int, error)),
+	    TP_fast_assign(__entry->pc = pc;
+			   __entry->fres = fres;
+			   __entry->nofault = nofault;
+			   __entry->error = error;),
+	    TP_printk("pc=%lx fres=%u %s error=%d", __entry->pc,
+		      __entry->fres, __entry->nofault ? "event" : "task",
+		      __entry->error)
+);
+
 #endif /* _TRACE_SFRAME_H */
 
 /* This part must be outside protection */

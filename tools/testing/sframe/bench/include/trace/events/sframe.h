@@ -17,4 +17,7 @@ static inline void trace_sframe_corrupt(unsigned long text_start,
 
 static inline void trace_sframe_unwind_error(unsigned long pc, int error) { }
 
+static inline void trace_sframe_lookup(unsigned long pc, unsigned int fres,
+				       bool nofault, int error) { }
+
 #endif
