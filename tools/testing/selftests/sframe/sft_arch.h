@@ -301,17 +301,6 @@ static const unsigned char jit_fp_code[] = {
 			       __optimize__("no-omit-frame-pointer"),	\
 			       __target__("backchain")))
 /*
- * Under QEMU's emulation, where each in-event walk of the hostile test
- * reads about 1,000 FREs, s390x got 21-50 % of the samples with -g in
- * ten runs (292, 412, 439, 471, 488 and 498 of 990-1000; then 202 of
- * 945, 333 of 999, 373 of 991, 360 of 999), where x86-64 and arm64
- * keep nearly all of them.  The test is about the sampled process
- * keeping samples at all; why emulated s390x loses more is not
- * measured.
- */
-#define SFT_HOSTILE_SLOWDOWN	6
-
-/*
  * sft_fpr_leaf: a leaf that keeps its return address in f2 and r11 in
  * f0 while it makes the getppid system call, with r14 and r11 zeroed:
  * its CFI makes a flexible FDE (RA and FP in registers), and the
@@ -348,11 +337,6 @@ static const unsigned char jit_fp_code[] = {
 #ifndef SFT_FP
 #define SFT_FP	__attribute__((__noipa__, __optimize__("no-omit-frame-pointer")))
 #endif
-/* hostile_section_sampling: samples without SFrame / with, at most */
-#ifndef SFT_HOSTILE_SLOWDOWN
-#define SFT_HOSTILE_SLOWDOWN	2
-#endif
-
 /* Defined where a test puts SFT_RESTORER_ASM, SFT_FPR_LEAF_ASM */
 void sft_restorer(void);
 long sft_fpr_leaf(long x);
