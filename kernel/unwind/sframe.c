@@ -31,6 +31,7 @@ static int sframe_user_find_nofault(unsigned long pc, struct sframe_rule *rule)
 	int state = SFRAME_PENDING, ret = -ENOENT;
 	struct mm_struct *mm = current->mm;
 	struct sframe_entry *e;
+	bool uncached = false;
 
 	rule->fres_read = 0;
 	if (!mm)
@@ -45,15 +46,19 @@ static int sframe_user_find_nofault(unsigned long pc, struct sframe_rule *rule)
 		ret = sframe_entry_find(e, pc, rule, true);
 		trace_sframe_lookup(pc, rule->fres_read, true, ret);
 		if (!ret)
-			sframe_rcache_put(e, pc, rule, false);
+			uncached = !sframe_rcache_put(e, pc, rule, false);
 	}
 	rcu_read_unlock();
 	/*
 	 * Not discovered, not resolved or not resident yet; or corrupt,
 	 * which the faultable lookup confirms and reports, so that the next
-	 * unwinds skip the section
+	 * unwinds skip the section.  Or found in an entry that has no rule
+	 * cache yet, which only a faultable lookup allocates: without one,
+	 * every later walk in the event would read the PC's FREs again, up
+	 * to SFRAME_FDE_MAX_FRES of them per frame.
 	 */
-	if (state == SFRAME_PENDING || ret == -EFAULT || ret == -EBADMSG)
+	if (state == SFRAME_PENDING || ret == -EFAULT || ret == -EBADMSG ||
+	    uncached)
 		sframe_repair_request(pc);
 	return ret;
 }
@@ -126,8 +131,9 @@ static noinline int sframe_user_find_slow(unsigned long pc,
  * of recently unwound PCs come from the entry's rule cache.  With
  * @nofault, only resolved sections are used, under RCU: their rule cache,
  * else their resident pages; a PC that could have been found in faultable
- * context is looked up again at the next return to user space, so that
- * the next unwinds find it.
+ * context, or whose rule could not be cached because the entry has no
+ * rule cache yet, is looked up again at the next return to user space, so
+ * that the next unwinds find it without reading the section.
  *
  * The caller checks sframe_unwind_enabled() once per walk.  Whatever the
  * outcome, @rule->fres_read says how many FREs the lookup read.

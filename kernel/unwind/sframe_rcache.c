@@ -65,7 +65,7 @@ static struct sframe_rcache *sframe_rcache_alloc(struct sframe_entry *e)
 }
 
 /* sframe_rcache_put() with the rule cache on */
-void __sframe_rcache_put(struct sframe_entry *e, unsigned long pc,
+bool __sframe_rcache_put(struct sframe_entry *e, unsigned long pc,
 			 const struct sframe_rule *rule, bool may_alloc)
 {
 	struct sframe_rcache_slot *s;
@@ -76,10 +76,10 @@ void __sframe_rcache_put(struct sframe_entry *e, unsigned long pc,
 	rc = smp_load_acquire(&e->rcache);
 	if (!rc) {
 		if (!may_alloc)
-			return;
+			return false;
 		rc = sframe_rcache_alloc(e);
 		if (!rc)
-			return;
+			return false;
 	}
 	set = sframe_rcache_set(pc);
 	/* Writers that race here may pick the same way: one of them stores */
@@ -93,7 +93,7 @@ void __sframe_rcache_put(struct sframe_entry *e, unsigned long pc,
 	 */
 	seq = READ_ONCE(s->seq);
 	if ((seq & 1) || !try_cmpxchg(&s->seq, &seq, seq + 1))
-		return;
+		return true;
 	WRITE_ONCE(rc->pc[set][way], pc);
 	s->flags = rule->flags;
 	s->cfa = rule->cfa;
@@ -101,6 +101,7 @@ void __sframe_rcache_put(struct sframe_entry *e, unsigned long pc,
 	s->fp = rule->fp;
 	/* Pairs with the smp_load_acquire() in sframe_rcache_get() */
 	smp_store_release(&s->seq, seq + 2);
+	return true;
 }
 
 /**

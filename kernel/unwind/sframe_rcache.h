@@ -143,14 +143,17 @@ static __always_inline bool sframe_rcache_get(struct sframe_entry *e,
  *
  * Context: Task context, may sleep with @may_alloc; any context, including
  * NMI, without.
+ * Return: false if the cache is on but @e has none (without @may_alloc,
+ * or when the allocation failed), true otherwise.
  */
-static __always_inline void sframe_rcache_put(struct sframe_entry *e,
+static __always_inline bool sframe_rcache_put(struct sframe_entry *e,
 					      unsigned long pc,
 					      const struct sframe_rule *rule,
 					      bool may_alloc)
 {
-	if (READ_ONCE(sframe_rcache_on))
-		__sframe_rcache_put(e, pc, rule, may_alloc);
+	if (!READ_ONCE(sframe_rcache_on))
+		return true;
+	return __sframe_rcache_put(e, pc, rule, may_alloc);
 }
 
 #endif /* _KERNEL_UNWIND_SFRAME_RCACHE_H */

@@ -103,7 +103,7 @@ void sframe_resolve(struct sframe_entry *e);
 int sframe_check(struct sframe_section *sec, enum sframe_reason *reason);
 
 /* sframe_rcache.c, and sframe_rcache_get()/_put() in sframe_rcache.h */
-void __sframe_rcache_put(struct sframe_entry *e, unsigned long pc,
+bool __sframe_rcache_put(struct sframe_entry *e, unsigned long pc,
 			 const struct sframe_rule *rule, bool may_alloc);
 unsigned long sframe_rcache_hits(struct sframe_entry *e);
 void sframe_rcache_free(struct sframe_rcache *rc);
