@@ -1029,10 +1029,14 @@ static __always_inline void sframe_index_range(const struct sframe_section *sec,
 	b = (pc - index->base) >> index->shift;
 	if (b >= index->nr)
 		return;
-	/* @pc is the user's: no speculative read past the index */
+	/*
+	 * @pc is the user's: no speculative read past the index, of entry
+	 * @b or, after a mispredicted test below, of entry @b + 1
+	 */
 	b = array_index_nospec(b, index->nr);
 	if (b + 1 < index->nr)
-		last = min_t(u32, last, index->from[b + 1]);
+		last = min_t(u32, last,
+			     index->from[array_index_nospec(b + 1, index->nr)]);
 	if (index->from[b] > last)
 		return;
 	*lo = index->from[b];
