@@ -173,6 +173,16 @@ static int bpf_unwind_user_claim(struct bpf_unwind_user_pending *p,
 		return -EEXIST;
 	}
 	for (i = 0; i < BPF_UNWIND_USER_MAPS; i++) {
+		/*
+		 * The exec_id of an empty slot first, then the slot: a
+		 * request that interrupts this one once the slot is
+		 * published must find it of this exec, not -ESTALE.  Only
+		 * this task writes it, always the same value meanwhile; a
+		 * full slot's is left alone.
+		 */
+		if (READ_ONCE(p->map[i]))
+			continue;
+		WRITE_ONCE(p->exec_id[i], current->self_exec_id);
 		if (cmpxchg(&p->map[i], NULL, map))
 			continue;
 		for (j = 0; j < BPF_UNWIND_USER_MAPS; j++) {
@@ -185,7 +195,6 @@ static int bpf_unwind_user_claim(struct bpf_unwind_user_pending *p,
 			WRITE_ONCE(p->map[i], NULL);
 			return -ENOENT;
 		}
-		WRITE_ONCE(p->exec_id[i], current->self_exec_id);
 		return i;
 	}
 	return -ENOSPC;
