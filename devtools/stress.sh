@@ -29,7 +29,7 @@
 #     request must have been answered;
 #   - perf stat counted no sframe:* event at all, or the trace buffer
 #     overran (then the reasons are incomplete: reported, not failed);
-# and, in the host mode, the VM run's status: 124 is a kernel splat in
+# and, in the host mode, the VM run's status: 99 is a kernel splat in
 # the console, dmesg or kmemleak report (devtools/splat-check.sh: also
 # hung tasks, soft and hard lockups, RCU stalls).
 #
@@ -313,7 +313,7 @@ vmrc=$?
 check "$REPO/build/vm/stress"
 case $vmrc in
 7) tap OK "the VM ran the soak to its end" ;;
-124) tap FAIL "kernel splat during the soak (build/vm/console.log, dmesg.txt, kmemleak.txt)" ;;
+99) tap FAIL "kernel splat during the soak (build/vm/console.log, dmesg.txt, kmemleak.txt)" ;;
 *) tap FAIL "the VM run returned $vmrc, not 7 (build/vm/console.log)" ;;
 esac
 echo "1..$n"

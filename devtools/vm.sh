@@ -11,7 +11,9 @@
 # the s390x kernel (QEMU -M s390-ccw-virtio) on the s390x guest root. The
 # console log, dmesg
 # and a kmemleak report are kept in build/vm/; if any of them holds a
-# kernel splat, the run fails with status 124 whatever CMD returned.
+# kernel splat, the run fails with status 99 whatever CMD returned (not
+# 124, which timeout(1) returns). A guest that does not finish within
+# SFRAME_VM_TIMEOUT seconds (default 1800) is stopped: status 125.
 # SFRAME_KVM=0/1 forces TCG or KVM; by default KVM is used only where it
 # works (not on a PVM hypervisor, where a standard guest hangs).
 # SFRAME_VM_APPEND adds to the guest kernel's command line,
@@ -112,7 +114,10 @@ vng_rc=${PIPESTATUS[0]}
 set -e
 
 rc=$(cat "$out/rc" 2>/dev/null || echo none)
-if [ "$rc" = none ]; then
+if [ "$rc" = none ] && [ "$vng_rc" = 124 ]; then
+	warn "the guest did not finish the command within SFRAME_VM_TIMEOUT=${SFRAME_VM_TIMEOUT:-1800} seconds (set it higher for a longer run): see build/vm/console.log"
+	rc=125
+elif [ "$rc" = none ]; then
 	warn "the guest did not finish the command (vng exit $vng_rc): see build/vm/console.log"
 	rc=125
 fi
@@ -121,7 +126,7 @@ grep -a '^\[ *[0-9]*\.[0-9]*\]' "$out/console.log" >"$out/console-kernel.log" ||
 if ! "$REPO/devtools/splat-check.sh" "$out/console-kernel.log" \
 	$( [ -f "$out/dmesg.txt" ] && echo "$out/dmesg.txt" ) \
 	$( [ -f "$out/kmemleak.txt" ] && echo "$out/kmemleak.txt" ); then
-	warn "kernel splat during the VM run: failing it (logs in build/vm/)"
-	rc=124
+	warn "kernel splat during the VM run: failing it with status 99 (logs in build/vm/)"
+	rc=99
 fi
 exit "$rc"
