@@ -12,6 +12,19 @@ DEV := devtools
 SFRAME_ARCH_ := $(patsubst s390,s390x,$(patsubst aarch64,arm64,$(patsubst x86,x86_64,$(or $(ARCH),$(SFRAME_ARCH)))))
 export SFRAME_CACHE ?= /var/cache/sframe-unwind
 
+# The arguments are checked before anything is built: a typo must not wait
+# for the toolchain roots
+ifneq ($(filter vm bench perf,$(MAKECMDGOALS)),)
+ifeq ($(filter $(or $(SFRAME_ARCH_),x86_64),x86_64 arm64 s390x),)
+$(error unsupported ARCH '$(or $(ARCH),$(SFRAME_ARCH))': x86_64, arm64 (or aarch64), s390 (or s390x))
+endif
+endif
+ifneq ($(filter vm,$(MAKECMDGOALS)),)
+ifeq ($(strip $(CMD)),)
+$(error usage: make vm [ARCH=arm64|s390] CMD='command')
+endif
+endif
+
 .PHONY: help root tree patches patches-bisect kernel kernel-perf kunit \
 	kunit-arm64 kunit-s390 kunit-cross vm test test-vm-arm64 test-vm-s390 harness sframe-diff sframe-tools sframe-gen-check bpf fuzz selftests \
 	bench-walker test-vm demo-defer bench-mmap perf demo bench mutants stress clean distclean
@@ -88,7 +101,6 @@ kunit-cross: root
 	$(DEV)/test.sh kunit-arm64 kunit-s390
 
 vm: root
-	@[ -n "$(CMD)" ] || { echo "usage: make vm [ARCH=arm64|s390] CMD='command'"; exit 2; }
 	SFRAME_ARCH=$(SFRAME_ARCH_) $(DEV)/vm.sh "$$CMD"
 
 test: root

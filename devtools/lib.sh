@@ -101,14 +101,30 @@ pkglist() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1" | tr -s ' \t' '\n' | so
 
 # kbuild_dir NAME: an out-of-tree kernel build directory in the cache, one
 # set per repository checkout (the object files name their source paths).
-# Directories of checkouts that no longer exist are removed on the way.
+# On the way, the sets of other checkouts are removed when that checkout
+# is gone (its folder holds no devtools/lib.sh), or has had no build/ (a
+# make clean) and no build in its set for SFRAME_KBUILD_KEEP_DAYS days
+# (default 7); a set without a .repo file is removed when as old.
 kbuild_dir() {
-	local base=$SFRAME_CACHE/work/kbuild key d
+	local base=$SFRAME_CACHE/work/kbuild key d r days=${SFRAME_KBUILD_KEEP_DAYS:-7}
+	case $days in ''|*[!0-9]*) die "SFRAME_KBUILD_KEEP_DAYS must be a number of days" ;; esac
 	key=$(printf '%s' "$REPO" | sha1sum | cut -c1-10)
 	mkdir -p "$base/$key"
 	echo "$REPO" >"$base/$key/.repo"
 	for d in "$base"/*/; do
-		[ -f "$d.repo" ] && [ -d "$(cat "$d.repo")/build" ] || rm -rf "$d"
+		[ "$d" = "$base/$key/" ] && continue
+		r=
+		[ -f "$d.repo" ] && r=$(head -c 4096 "$d.repo")
+		if [ -n "$r" ] && [ -f "$r/devtools/lib.sh" ]; then
+			# Another checkout: its set is kept while it has a build/ or
+			# was built in lately
+			[ -d "$r/build" ] && continue
+			[ -z "$(find "$d" -maxdepth 0 -mtime +"$days" 2>/dev/null)" ] && continue
+		elif [ -z "$r" ]; then
+			[ -z "$(find "$d" -maxdepth 0 -mtime +"$days" 2>/dev/null)" ] && continue
+		fi
+		rm -rf "$d"
 	done
+	touch "$base/$key"
 	echo "$base/$key/$1"
 }

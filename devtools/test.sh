@@ -91,6 +91,7 @@ level_machinery() {
 	else
 		echo "not ok 1000 Makefile: $warn ${missing:+missing: $missing}"; rc=1
 	fi
+	"$REPO/devtools/tests/driver-test.sh" || rc=1
 	return $rc
 }
 count_machinery() { count_tap "$1"; }
@@ -314,9 +315,13 @@ if [ ${#levels[@]} = 0 ]; then
 	levels+=(vm vm-arm64 vm-s390x)
 fi
 
+# Every name first: a typo must not wait for the levels before it
+for l in "${levels[@]}"; do
+	declare -F "level_$l" >/dev/null ||
+		die "unknown test level '$l' (levels: $(declare -F | sed -n 's/^declare -f level_//p' | tr '\n' ' '))"
+done
 "$REPO/devtools/root.sh" sid || exit 1
 for l in "${levels[@]}"; do
-	declare -F "level_$l" >/dev/null || die "unknown test level '$l'"
 	run_level "$l" "level_$l"
 done
 

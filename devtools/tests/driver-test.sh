@@ -1,0 +1,91 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Tests of the driver's argument checks and cache housekeeping, none of
+# which builds or boots anything: a wrong argument is reported at once,
+# before the toolchain roots are looked at; kbuild_dir() leaves the
+# kernel build sets of other checkouts alone. TAP output.
+set -u
+src=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d /tmp/driver-test.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+n=0 fail=0
+t() { # t OK|FAIL name
+	n=$((n + 1))
+	if [ "$1" = OK ]; then echo "ok $n driver: $2"; else echo "not ok $n driver: $2"; fail=$((fail + 1)); fi
+}
+
+# quick NAME CMD...: CMD fails within 20 s without starting the roots;
+# its output in $tmp/out
+quick() {
+	local name=$1 rc
+	shift
+	timeout 20 "$@" >"$tmp/out" 2>&1
+	rc=$?
+	if [ $rc = 0 ] || [ $rc = 124 ] || grep -q 'root.sh\|test level:' "$tmp/out"; then
+		t FAIL "$name (status $rc)"
+		sed 's/^/# /' "$tmp/out" | head -5
+		return 1
+	fi
+	return 0
+}
+
+# A level name is checked before any level runs
+quick "an unknown test level is refused before the first level runs" \
+	"$src/devtools/test.sh" harness no-such-level &&
+	if grep -q "unknown test level 'no-such-level'" "$tmp/out"; then
+		t OK "an unknown test level is refused before the first level runs"
+	else
+		t FAIL "an unknown test level is refused, naming it"
+	fi
+
+# make vm without CMD, and an architecture without a VM: at once
+quick "make vm without CMD fails at once" make -C "$src" vm &&
+	if grep -q "usage: make vm" "$tmp/out"; then
+		t OK "make vm without CMD fails at once with its usage"
+	else
+		t FAIL "make vm without CMD prints its usage"
+	fi
+quick "make vm ARCH=mips fails at once" make -C "$src" vm ARCH=mips CMD=true &&
+	if grep -q "unsupported ARCH 'mips'" "$tmp/out"; then
+		t OK "an unsupported ARCH fails at once, naming it"
+	else
+		t FAIL "an unsupported ARCH is named"
+	fi
+# a CMD with double quotes is passed as it is (dry run)
+if make -n -s -C "$src" vm CMD='echo "a b"' 2>&1 | grep -q 'vm.sh "$CMD"'; then
+	t OK "make vm takes a CMD with double quotes"
+else
+	t FAIL "make vm takes a CMD with double quotes"
+fi
+
+# kbuild_dir: the sets of other checkouts
+(
+	export SFRAME_CACHE=$tmp/cache
+	. "$src/devtools/lib.sh"
+	base=$SFRAME_CACHE/work/kbuild
+	mkdir -p "$tmp/other/devtools" "$tmp/cleaned/devtools" "$tmp/old/devtools"
+	touch "$tmp/other/devtools/lib.sh" "$tmp/cleaned/devtools/lib.sh" "$tmp/old/devtools/lib.sh"
+	mkdir -p "$tmp/other/build"
+	for c in other cleaned old gone; do
+		mkdir -p "$base/$c/debug"
+		echo "$tmp/$c" >"$base/$c/.repo"
+	done
+	mkdir -p "$base/norepo-new" "$base/norepo-old"
+	touch -d '10 days ago' "$base/old" "$base/norepo-old"
+	kbuild_dir debug >/dev/null
+	for c in other cleaned norepo-new; do
+		[ -d "$base/$c" ] || echo "removed $c"
+	done
+	for c in old gone norepo-old; do
+		[ -d "$base/$c" ] && echo "kept $c"
+	done
+) >"$tmp/kb" 2>&1
+if [ ! -s "$tmp/kb" ]; then
+	t OK "kbuild_dir keeps other checkouts' sets, also after their make clean; removes those gone or stale"
+else
+	t FAIL "kbuild_dir: $(tr '\n' ' ' <"$tmp/kb")"
+fi
+
+echo "1..$n"
+[ $fail = 0 ]
