@@ -461,26 +461,41 @@ static void test_zero_ra(void)
 	check_clean();
 }
 
-/* A CFA that does not move up the stack, or is misaligned, ends the walk */
+/*
+ * A CFA that does not move up the stack, or is misaligned, is not used:
+ * the frame is unwound with frame pointers, whose chain is never cut
+ * short by a rule that cannot be applied (a stale or bogus registration)
+ */
 static void test_cfa_not_up(void)
 {
-	unsigned long ips[MAX_CHAIN];
-	unsigned int n;
+	unsigned long ips[MAX_CHAIN], fp_ips[MAX_CHAIN];
+	unsigned int n, fp_n;
+	struct store_data d;
 
 	prog_setup(true);
 	main_frame(FP_MAIN);
-	/* SFrame: CFA = SP */
+	/* SFrame: CFA = SP; a valid frame-pointer chain to _start */
 	set_regs(F_Z + 4, SP0, FP_MAIN);
 	put64(SP0 - 8, RA_MAIN);
 	n = walk(ips, MAX_CHAIN);
-	CHECK_CHAIN("sframe: CFA == SP", ips, n, F_Z + 4);
+	CHECK_CHAIN("sframe: CFA == SP, then fp", ips, n, F_Z + 4, RA_START);
+	CHECK_EQ(sim_counts.text, 1);
+	CHECK_EQ(walk_nofault(&d, MAX_CHAIN), 0);
+	CHECK_CHAIN("nofault: CFA == SP, then fp", d.ips, d.nr, F_Z + 4,
+		    RA_START);
+	/* as long as the chain of frame pointers alone */
+	sim_sframe_enabled = false;
+	fp_n = walk(fp_ips, MAX_CHAIN);
+	sim_sframe_enabled = true;
+	CHECK_CHAIN("fp only: CFA == SP", fp_ips, fp_n, F_Z + 4, RA_START);
 
 	/* SFrame: CFA = SP + 12 */
 	set_regs(F_U + 4, SP0, FP_MAIN);
 	put64(SP0, RA_MAIN);
 	put64(SP0 + 8, RA_MAIN);
 	n = walk(ips, MAX_CHAIN);
-	CHECK_CHAIN("sframe: CFA misaligned", ips, n, F_U + 4);
+	CHECK_CHAIN("sframe: CFA misaligned, then fp", ips, n, F_U + 4,
+		    RA_START);
 
 	/* frame pointer below the stack pointer */
 	set_regs(LIB + 0x10, SP0, SP0 - 8);
@@ -496,7 +511,10 @@ static void test_cfa_not_up(void)
 	check_clean();
 }
 
-/* A rule based on another register than SP or FP: topmost frame only */
+/*
+ * A rule based on another register than SP or FP: topmost frame only;
+ * in a caller, frame pointers
+ */
 static void test_reg_topmost(void)
 {
 	unsigned long ips[MAX_CHAIN];
@@ -516,11 +534,15 @@ static void test_reg_topmost(void)
 	put64(SP0 + 24, F_REG + 9);
 	put64(SP0 + 0x38, RA_MAIN);
 	n = walk(ips, MAX_CHAIN);
-	CHECK_CHAIN("caller: the walk ends", ips, n, F_A + 0x10, F_REG + 9);
+	CHECK_CHAIN("caller: frame pointers", ips, n, F_A + 0x10, F_REG + 9,
+		    RA_START);
 	check_clean();
 }
 
-/* A return address still in its register: topmost frame only */
+/*
+ * A return address still in its register: topmost frame only; in a
+ * caller, frame pointers
+ */
 static void test_ra_same_topmost(void)
 {
 	unsigned long ips[MAX_CHAIN];
@@ -536,13 +558,14 @@ static void test_ra_same_topmost(void)
 	set_regs(F_A + 0x10, SP0, FP_MAIN);
 	put64(SP0 + 24, LEAF + 5);
 	n = walk(ips, MAX_CHAIN);
-	CHECK_CHAIN("caller: the walk ends", ips, n, F_A + 0x10, LEAF + 5);
+	CHECK_CHAIN("caller: frame pointers", ips, n, F_A + 0x10, LEAF + 5,
+		    RA_START);
 	check_clean();
 }
 
 /*
  * A leaf that pushed nothing has its CFA at the stack pointer: fine when
- * it was interrupted, the end of the walk when it would be a caller
+ * it was interrupted, frame pointers when it would be a caller
  */
 static void test_leaf_cfa_sp(void)
 {
@@ -559,7 +582,8 @@ static void test_leaf_cfa_sp(void)
 	set_regs(F_A + 0x10, SP0, FP_MAIN);
 	put64(SP0 + 24, LEAF0 + 5);
 	n = walk(ips, MAX_CHAIN);
-	CHECK_CHAIN("caller: the walk ends", ips, n, F_A + 0x10, LEAF0 + 5);
+	CHECK_CHAIN("caller: frame pointers", ips, n, F_A + 0x10, LEAF0 + 5,
+		    RA_START);
 	check_clean();
 }
 
@@ -646,7 +670,7 @@ static void test_fp_backchain(void)
 /*
  * Where the CFA is above the caller's stack pointer (s390: 160), the
  * direction check applies to that stack pointer: A's CFA (SP + 32) gives
- * a caller's SP below A's, and the walk ends there.  Checked on the CFA,
+ * a caller's SP below A's, and frame pointers unwind A.  Checked on the CFA,
  * it went on to B with the wrong stack pointer.
  */
 static void test_caller_sp_below(void)
@@ -658,11 +682,13 @@ static void test_caller_sp_below(void)
 	stack_sframe();
 	sim_caller_sp_off = 160;
 	n = walk(ips, MAX_CHAIN);
-	CHECK_CHAIN("caller's SP below", ips, n, F_A + 0x10);
+	CHECK_CHAIN("caller's SP below: frame pointers", ips, n, F_A + 0x10,
+		    RA_START);
 	/* 32: the caller's SP is A's, which only a leaf may have */
 	sim_caller_sp_off = 32;
 	n = walk(ips, MAX_CHAIN);
-	CHECK_CHAIN("caller's SP at SP", ips, n, F_A + 0x10);
+	CHECK_CHAIN("caller's SP at SP: frame pointers", ips, n, F_A + 0x10,
+		    RA_START);
 	sim_caller_sp_off = 0;
 	n = walk(ips, MAX_CHAIN);
 	CHECK_CHAIN("x86", ips, n, F_A + 0x10, F_B + F_B_SIZE, RA_MAIN,
@@ -1239,15 +1265,16 @@ static void test_sigframe_regs(void)
 	put64(sc + offsetof(struct sigcontext_64, bx), drap + 0x40);
 	put64(drap + 0x48, RA_MAIN);
 	n = walk(ips, MAX_CHAIN);
-	CHECK_CHAIN("its caller's %rbx is not known", ips, n, F_A + 0x10,
-		    F_SIG2, F_DRAP + 8, F_REG + 9);
+	CHECK_CHAIN("its caller's %rbx is not known: frame pointers", ips, n,
+		    F_A + 0x10, F_SIG2, F_DRAP + 8, F_REG + 9, RA_START);
 	check_clean();
 
 	/* Called, not interrupted: %r10 is not known */
 	set_regs(F_A + 0x10, SP0, fp);
 	put64(SP0 + 24, F_DRAP + 9);
 	n = walk(ips, MAX_CHAIN);
-	CHECK_CHAIN("called: the walk ends", ips, n, F_A + 0x10, F_DRAP + 9);
+	CHECK_CHAIN("called: frame pointers", ips, n, F_A + 0x10, F_DRAP + 9,
+		    RA_START);
 	check_clean();
 }
 
