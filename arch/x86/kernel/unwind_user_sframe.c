@@ -65,9 +65,11 @@ static const u8 dwarf_sigregs[] = {
  * pointer is then at the ucontext of the rt_sigframe the kernel built,
  * which holds the registers of the interrupted code.  Only the code
  * bytes identify the trampoline; the frame is read like any user memory.
- * A return address is the trampoline's start; the sampled PC of the
- * topmost frame may also be at the syscall or just past it (a sample
- * taken at the rt_sigreturn system call), with the same stack pointer.
+ * A return address is the trampoline's start; an exact PC (the sampled
+ * PC of the topmost frame, or the interrupted PC that a signal frame
+ * saved, for a signal that arrived while a handler returned) may also be
+ * at the syscall or just past it (a sample taken at the rt_sigreturn
+ * system call), with the same stack pointer.
  *
  * Context: Any context; with @state->nofault, it neither faults nor sleeps.
  * Return: 0 with @state's ip, sp and fp loaded from the signal frame and
@@ -82,7 +84,9 @@ int unwind_user_sigframe(struct unwind_user_state *state)
 	};
 	/* Where in the trampoline the PC may be: start, syscall, past it */
 	static const u8 at[] = { 0, 7, 9 };
-	unsigned int i, n = state->topmost ? ARRAY_SIZE(at) : 1;
+	/* An exact PC may be anywhere of these, a return address not */
+	unsigned int i, n = state->topmost || state->exact_ip ?
+			    ARRAY_SIZE(at) : 1;
 	struct sigcontext_64 __user *sc;
 	u8 insn[sizeof(rt_sigreturn)];
 	unsigned long ip, sp, bp;

@@ -1163,6 +1163,44 @@ static void test_sigframe(void)
 }
 
 /*
+ * Nested signals: the second one interrupted the first handler's return,
+ * in the restorer at its syscall.  The PC that the first signal frame
+ * gives is exact, so the restorer is recognised there as in the topmost
+ * frame, and its signal frame is stepped through in turn.
+ */
+static void test_sigframe_nested(void)
+{
+	const unsigned long sigsp = SP0 + 32, sigsp2 = SP0 + 0x180;
+	const unsigned long isp = SP0 + 0x2b0, fp = SP0 + 0x300;
+	const unsigned long sc = sigsp + offsetof(struct ucontext, uc_mcontext);
+	const unsigned long sc2 = sigsp2 +
+				  offsetof(struct ucontext, uc_mcontext);
+	unsigned long ips[MAX_CHAIN];
+	struct store_data d;
+	unsigned int n;
+
+	prog_setup(true);
+	set_regs(F_A + 0x10, SP0, 0);
+	put64(SP0 + 24, F_SIG);
+	put64(sc + offsetof(struct sigcontext_64, ip), F_SIG + 7);
+	put64(sc + offsetof(struct sigcontext_64, sp), sigsp2);
+	put64(sc + offsetof(struct sigcontext_64, bp), fp);
+	put64(sc2 + offsetof(struct sigcontext_64, ip), F_A);
+	put64(sc2 + offsetof(struct sigcontext_64, sp), isp);
+	put64(sc2 + offsetof(struct sigcontext_64, bp), fp);
+	put64(isp, RA_MAIN);
+	main_frame(fp);
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("through both signal frames", ips, n, F_A + 0x10, F_SIG,
+		    F_SIG + 7, F_A, RA_MAIN, RA_START);
+	check_clean();
+	CHECK_EQ(walk_nofault(&d, MAX_CHAIN), 0);
+	CHECK_CHAIN("nofault", d.ips, d.nr, F_A + 0x10, F_SIG, F_SIG + 7, F_A,
+		    RA_MAIN, RA_START);
+	check_clean();
+}
+
+/*
  * A restorer right after a function that SFrame covers (here LEAF, whose
  * rule keeps the return address in a register): the lookup of the return
  * address into the restorer finds LEAF's rule at its end, which does not
@@ -1311,6 +1349,7 @@ static const struct test tests[] = {
 	TEST(not_user),
 	TEST(uprobe_entry),
 	TEST(sigframe),
+	TEST(sigframe_nested),
 	TEST(sigframe_after_covered),
 	TEST(sigframe_stack),
 	TEST(sigframe_regs),
