@@ -109,9 +109,6 @@ static void sframe_entry_free(struct rcu_head *rcu)
 {
 	struct sframe_entry *e = container_of(rcu, struct sframe_entry, rcu);
 
-	/* fput() defers the final release itself from this context */
-	if (e->file)
-		fput(e->file);
 	sframe_rcache_free(e->rcache);
 	sframe_section_release(&e->sec);
 	kfree(e);
@@ -121,16 +118,25 @@ static void sframe_entry_free(struct rcu_head *rcu)
  * sframe_entry_put() - drop a reference to an entry
  * @e:		the entry
  *
- * The last reference frees the entry and drops its file after an RCU
- * grace period: an RCU reader that found the entry in the registry may
- * still print the file's path.
+ * The last reference drops the entry's file at once, and frees the entry
+ * after an RCU grace period, for the RCU readers of the registry (the
+ * walks in the event), which use the section and the rule cache but never
+ * the file: every user of @e->file holds a reference to @e.  So the file
+ * is closed with the munmap(), exec() or exit that dropped the entry (in
+ * task context, at that task's return to user space or before its parent
+ * learns of its exit), not after a grace period and the delayed fput
+ * work, when a umount of its file system may already have failed with
+ * EBUSY.
  *
  * Context: Any context but NMI.
  */
 void sframe_entry_put(struct sframe_entry *e)
 {
-	if (refcount_dec_and_test(&e->ref))
-		call_rcu(&e->rcu, sframe_entry_free);
+	if (!refcount_dec_and_test(&e->ref))
+		return;
+	if (e->file)
+		fput(e->file);
+	call_rcu(&e->rcu, sframe_entry_free);
 }
 
 /* A copy of @e for the part [@start, @end) of its range, or NULL */

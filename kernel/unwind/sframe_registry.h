@@ -52,8 +52,9 @@ enum sframe_state {
  * @vdso:	the vDSO's text, whose section the kernel's copy of the
  *		vDSO image locates (@file is NULL)
  * @rcache:	rule cache, allocated by the first faultable lookup
- * @rcu:	@file and the entry are released after a grace period, so
- *		that RCU readers of the registry may use both
+ * @rcu:	the entry is freed after a grace period, so that RCU readers
+ *		of the registry may use it (not @file, which the last
+ *		reference drops at once: its users hold a reference)
  * @ref:	one reference for the registry, one per other user (a
  *		faultable walk, a reader of /proc/<pid>/sframe)
  * @lookups:	frames looked up in this section, but for the hits of

@@ -601,6 +601,61 @@ static int copy_file(const char *from, const char *to)
 	return n;
 }
 
+#ifdef SFT_STATIC
+#define UMOUNT_ROUNDS	20
+
+/*
+ * The registry's reference to an executable's file ends with the process:
+ * once waitpid() has returned, the file system that the program ran from,
+ * and whose .sframe the child's own sample had the kernel discover, can
+ * be unmounted, round after round (no EBUSY while an RCU grace period or
+ * a delayed fput() is pending).  The static build: one file to copy.
+ */
+TEST(umount_after_exit)
+{
+	char dir[] = "/tmp/sft-umount-XXXXXX", exe[64];
+	int i, status, ret = 0, mounted = 0;
+	pid_t pid;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(exe, sizeof(exe), "%s/sframe_unwind_static", dir);
+	for (i = 0; i < UMOUNT_ROUNDS; i++) {
+		ret = mount("sft", dir, "tmpfs", 0, "size=64m");
+		if (ret) {
+			TH_LOG("mount tmpfs: %s", strerror(errno));
+			break;
+		}
+		mounted = 1;
+		ret = copy_file("/proc/self/exe", exe);
+		if (ret) {
+			TH_LOG("copy to %s failed", exe);
+			break;
+		}
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (!pid) {
+			execl(exe, "sframe_unwind_static", "--exec-child",
+			      NULL);
+			_exit(2);
+		}
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		ASSERT_TRUE(WIFEXITED(status));
+		ASSERT_EQ(0, WEXITSTATUS(status));
+		ret = umount(dir);
+		if (ret) {
+			TH_LOG("round %d: umount %s: %s", i, dir,
+			       strerror(errno));
+			break;
+		}
+		mounted = 0;
+	}
+	if (mounted)
+		umount2(dir, MNT_DETACH);
+	rmdir(dir);
+	EXPECT_EQ(0, ret);
+}
+#endif
+
 /* Lines of the kernel log since @fd was opened that contain @what */
 static int kmsg_count(int fd, const char *what)
 {
