@@ -493,6 +493,23 @@ static void sframe_set_state(struct sframe_entry *e, int state)
 	wake_up_var(&e->state);
 }
 
+/*
+ * A resolution of @e failed in a way that may not happen again (a fault,
+ * a failed read): @e stays pending, and after n such failures in a row
+ * the next 2^n - 1 requests to resolve it are skipped, so that an entry
+ * whose section stays unreadable costs a few reads of its ELF headers,
+ * not one per sample.  The failure counts as one of @e's failed lookups.
+ * Called by the resolver, which owns the two fields.
+ */
+static void sframe_resolve_failed(struct sframe_entry *e)
+{
+	if (e->resolve_fails < SFRAME_RESOLVE_MAX_SHIFT)
+		e->resolve_fails++;
+	e->resolve_skip = (1U << e->resolve_fails) - 1;
+	atomic_long_inc(&e->failures);
+	sframe_set_state(e, SFRAME_PENDING);
+}
+
 /**
  * sframe_resolve() - make a pending entry usable
  * @e:		the entry, referenced by the caller
@@ -502,8 +519,9 @@ static void sframe_set_state(struct sframe_entry *e, int state)
  * embedded in a larger file, where the load that maps @e maps the
  * object's first page (see sframe_elf_starts()).  The entry becomes
  * usable, has no section, or is marked corrupt; after a failure that may
- * not happen again (a fault, a failed read), it stays pending.  Only one
- * caller resolves an entry; the others find it SFRAME_RESOLVING and wait.
+ * not happen again (a fault, a failed read), it stays pending, and the
+ * next requests back off (sframe_resolve_failed()).  Only one caller
+ * resolves an entry; the others find it SFRAME_RESOLVING and wait.
  *
  * Context: Task context of a task of the mm that holds @e, may sleep; no
  * lock held.  Takes the mmap_lock for reading if the file does not start
@@ -518,11 +536,19 @@ void sframe_resolve(struct sframe_entry *e)
 	if (atomic_cmpxchg(&e->state, SFRAME_PENDING, SFRAME_RESOLVING) !=
 	    SFRAME_PENDING)
 		return;
+	if (e->resolve_skip) {
+		e->resolve_skip--;
+		sframe_set_state(e, SFRAME_PENDING);
+		return;
+	}
 
 	ret = e->vdso ? sframe_vdso_find(e, &sec) : sframe_elf_find(e, &sec);
+	if (ret == -ENOENT) {
+		sframe_set_state(e, SFRAME_NONE);
+		return;
+	}
 	if (ret) {
-		sframe_set_state(e, ret == -ENOENT ? SFRAME_NONE :
-						     SFRAME_PENDING);
+		sframe_resolve_failed(e);
 		return;
 	}
 	ret = sframe_check(&sec, &reason);
@@ -533,9 +559,10 @@ void sframe_resolve(struct sframe_entry *e)
 		return;
 	}
 	if (ret) {
-		sframe_set_state(e, SFRAME_PENDING);
+		sframe_resolve_failed(e);
 		return;
 	}
+	e->resolve_fails = 0;
 	e->sec = sec;
 	trace_sframe_register(e->start, e->end, sec.sframe_start,
 			      sec.sframe_end, false);

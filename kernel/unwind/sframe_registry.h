@@ -40,6 +40,12 @@ enum sframe_state {
 /* A larger .sframe section is refused */
 #define SFRAME_MAX_SIZE		SZ_1G
 
+/*
+ * After n failed resolutions of an entry in a row, the next 2^n - 1
+ * requests to resolve it are skipped, n at most this
+ */
+#define SFRAME_RESOLVE_MAX_SHIFT	8
+
 /**
  * struct sframe_entry - one text range of the registry
  * @sec:	the section; valid once @state is SFRAME_OK or SFRAME_BAD
@@ -51,6 +57,11 @@ enum sframe_state {
  * @explicit:	registered through prctl(), not discovered
  * @vdso:	the vDSO's text, whose section the kernel's copy of the
  *		vDSO image locates (@file is NULL)
+ * @resolve_fails: resolutions of the pending entry that failed in a row
+ *		in a way that may not happen again, at most
+ *		SFRAME_RESOLVE_MAX_SHIFT
+ * @resolve_skip: resolutions still to skip before the next attempt;
+ *		both written by the resolver only, see sframe_resolve()
  * @rcache:	rule cache, allocated by the first faultable lookup
  * @rcu:	the entry is freed after a grace period, so that RCU readers
  *		of the registry may use it (not @file, which the last
@@ -59,7 +70,8 @@ enum sframe_state {
  *		faultable walk, a reader of /proc/<pid>/sframe)
  * @lookups:	frames looked up in this section, but for the hits of
  *		@rcache, which it counts per CPU: see sframe_entry_lookups()
- * @failures:	lookups that failed (not covered, fault or corrupt)
+ * @failures:	lookups that failed (not covered, fault or corrupt), and
+ *		resolutions that failed (see sframe_resolve())
  */
 struct sframe_entry {
 	struct sframe_section	sec;
@@ -70,6 +82,8 @@ struct sframe_entry {
 	atomic_t		state;
 	bool			explicit;
 	bool			vdso;
+	u8			resolve_fails;
+	u16			resolve_skip;
 	struct sframe_rcache	*rcache;
 	struct rcu_head		rcu;
 

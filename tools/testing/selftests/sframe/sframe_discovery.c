@@ -640,6 +640,58 @@ TEST_F(disc, sframe_outside_load)
 	expect_none(_metadata, &o, self->path);
 }
 
+#define BACKOFF_SAMPLES	40
+#define BACKOFF_MAX_TRIES	8
+
+/*
+ * A section that cannot be read (its pages PROT_NONE) leaves the entry
+ * pending, and the unwinds back off: over BACKOFF_SAMPLES samples, each
+ * looking up two frames of the copy, at most BACKOFF_MAX_TRIES
+ * resolutions fail (each one counted with the entry's failed lookups),
+ * where one per lookup would read the ELF headers every time.  Once the
+ * pages are readable again, a later sample resolves it.
+ */
+TEST_F(disc, unreadable_section_backs_off)
+{
+	const Elf64_Phdr *sf = img_phdr_type(&self->a, PT_GNU_SFRAME);
+	unsigned long page = getpagesize(), lo, hi;
+	struct proc_entry p;
+	struct chain c;
+	struct obj o;
+	int i, ret;
+
+	file_put_img(_metadata, self->fd, &self->a, 0, NULL);
+	map_copy(_metadata, self->fd, self->region, &o, &self->a, 0);
+	lo = (unsigned long)o.base + (sf->p_vaddr & ~(page - 1));
+	hi = ((unsigned long)o.base + sf->p_vaddr + sf->p_memsz + page - 1) &
+	     ~(page - 1);
+	ASSERT_TRUE(hi <= o.text_start || lo >= o.text_end)
+		TH_LOG("the section shares a page with the text");
+	ASSERT_EQ(0, mprotect((void *)lo, hi - lo, PROT_NONE));
+
+	via_target = (dl_call_fn)(o.base + img_sym(o.im, "dl_call"));
+	for (i = 0; i < BACKOFF_SAMPLES; i++) {
+		ret = sample(via, 1, &c);
+		ASSERT_EQ(0, ret) TH_LOG(NO_SAMPLE_MSG, ret);
+	}
+	ASSERT_EQ(0, proc_entry(o.text_start, &p));
+	TH_LOG("%s", p.line);
+	EXPECT_STREQ("pending", p.state);
+	EXPECT_LE(1, p.failures);
+	EXPECT_GE(BACKOFF_MAX_TRIES, p.failures);
+
+	ASSERT_EQ(0, mprotect((void *)lo, hi - lo, PROT_READ));
+	for (i = 0; i < 20 * BACKOFF_SAMPLES; i++) {
+		ret = sample(via, 1, &c);
+		ASSERT_EQ(0, ret) TH_LOG(NO_SAMPLE_MSG, ret);
+		ASSERT_EQ(0, proc_entry(o.text_start, &p));
+		if (!strcmp(p.state, "ok"))
+			break;
+	}
+	TH_LOG("%s (after %d more samples)", p.line, i + 1);
+	EXPECT_STREQ("ok", p.state);
+}
+
 /* Pages before an embedded object, beginning like a zip archive (APK) */
 #define EMBED_PAGES	3
 
