@@ -67,6 +67,17 @@ cat "$REPO/devtools/configs/vm.config" "$REPO/devtools/configs/vm-$arch.config" 
 		[ $bad = 0 ] || { echo "ERROR: the configuration fragments do not apply" >&2; exit 1; }
 		mv "$cfg.new" "$cfg"
 	fi
-	"${make[@]}" -j"$(nproc)" "${image##*/}" >&2
+	# The warnings as they come, and kept: an objtool warning in the
+	# code of the series fails the build, and its object is removed so
+	# that the next build warns again
+	set -o pipefail
+	"${make[@]}" -j"$(nproc)" "${image##*/}" 2>&1 >&2 | tee "$out/build.log" >&2
+	bad=$(sed -n "s/^\([^ ]*\.o\): warning: objtool: .*/\1/p" "$out/build.log" |
+	      grep -E "^(kernel/unwind/|kernel/bpf/unwind_user|arch/[^/]*/kernel/unwind_user_sframe)" || true)
+	if [ -n "$bad" ]; then
+		for o in $bad; do rm -f "$out/$o"; done
+		echo "ERROR: objtool warnings in the code of the series (above):" $bad >&2
+		exit 1
+	fi
 ' kbuild "$out" "$cfg" "$REPO/build/linux" "$karch" "$cross" "$image"
 echo "$out/$image"

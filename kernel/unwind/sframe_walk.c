@@ -353,8 +353,10 @@ efault:
 #define SFRAME_FRE_SLOW_LEN(len)	(SFRAME_FRE_SLOW | (len))
 #define SFRAME_FRE_BAD_LEN		SFRAME_FRE_SLOW
 #define SFRAME_FRE_MAX_WORDS_LEN	(0xf << SFRAME_FRE_DATAWORD_4B)
+/* Every value of SFRAME_FRE_WORDS() has its entry in each row */
+#define SFRAME_FRE_WORDS_NR		(SFRAME_FRE_WORDS(0xff) + 1)
 
-static const u8 sframe_fre_len[][64] = {
+static const u8 sframe_fre_len[][SFRAME_FRE_WORDS_NR] = {
 	[SFRAME_FRE_TYPE_ADDR1] = {	/* 1 + 1 + count << size */
 		2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 2, 4, 6,
 		8, 10, 12, 14, 16, 18, 20, 22, 24, 26, SFRAME_FRE_SLOW_LEN(28),
@@ -433,6 +435,7 @@ static __always_inline int sframe_fre_head(const struct sframe_section *sec,
 					   enum sframe_reason *reason)
 {
 	union sframe_fre_head1 h1;
+	const u8 *lens;
 	unsigned int len;
 
 	if (checked && asize + 1 > sec->fres_end - addr)
@@ -454,10 +457,16 @@ static __always_inline int sframe_fre_head(const struct sframe_section *sec,
 	}
 	fre->addr = addr;
 
-	len = sframe_fre_len[asize == 1 ? SFRAME_FRE_TYPE_ADDR1 :
-			     asize == 2 ? SFRAME_FRE_TYPE_ADDR2 :
-					  SFRAME_FRE_TYPE_ADDR4]
-			    [SFRAME_FRE_WORDS(fre->info)];
+	/*
+	 * The row by constant indices, then the masked word count through
+	 * a pointer: inside the user access window, where a bounds check
+	 * that the compiler cannot prove (UBSAN's, for a row chosen at run
+	 * time) would be a call
+	 */
+	lens = asize == 1 ? sframe_fre_len[SFRAME_FRE_TYPE_ADDR1] :
+	       asize == 2 ? sframe_fre_len[SFRAME_FRE_TYPE_ADDR2] :
+			    sframe_fre_len[SFRAME_FRE_TYPE_ADDR4];
+	len = lens[SFRAME_FRE_WORDS(fre->info)];
 	if (len & SFRAME_FRE_SLOW) {
 		if (len == SFRAME_FRE_BAD_LEN)
 			return sframe_bad(reason, SFRAME_R_BAD_DATAWORD_SIZE);
