@@ -167,6 +167,81 @@ TEST(executable)
 	EXPECT_CHAIN(f1, 1, "sft_leaf", "f3", "f2", "f1", "sample");
 }
 
+/* The file offset of @addr in its mapping of /proc/self/maps, or -1 */
+static long file_offset(unsigned long addr, char *path, size_t len)
+{
+	unsigned long lo, hi, off;
+	char line[PATH_MAX + 128];
+	long ret = -1;
+	FILE *f = fopen("/proc/self/maps", "r");
+	int n;
+
+	if (!f)
+		return -1;
+	while (ret < 0 && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx %*s %lx %*s %*s %n", &lo, &hi, &off,
+			   &n) != 3 || addr < lo || addr >= hi)
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		snprintf(path, len, "%s", line + n);
+		ret = addr - lo + off;
+	}
+	fclose(f);
+	return ret;
+}
+
+/* A uretprobe on @fn of this program through perf's uprobe PMU, or -1 */
+static int uretprobe_open(struct __test_metadata *_metadata, void *fn)
+{
+	char path[PATH_MAX], buf[32] = "";
+	struct perf_event_attr attr = { .size = sizeof(attr) };
+	long off = file_offset((unsigned long)fn, path, sizeof(path));
+	FILE *f;
+	int type;
+
+	f = fopen("/sys/bus/event_source/devices/uprobe/type", "r");
+	if (!f || fscanf(f, "%d", &type) != 1) {
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	fclose(f);
+	/* The retprobe flag: config bit 0 */
+	f = fopen("/sys/bus/event_source/devices/uprobe/format/retprobe", "r");
+	if (!f || !fgets(buf, sizeof(buf), f) || strcmp(buf, "config:0\n")) {
+		TH_LOG("uprobe PMU retprobe format: %s", buf);
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	fclose(f);
+	if (off < 0)
+		return -1;
+	attr.type = type;
+	attr.config = 1;
+	attr.config1 = (unsigned long)path;
+	attr.config2 = off;
+	return syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+}
+
+/*
+ * A uretprobe replaces the return address of each call of the function
+ * it probes with the address of its trampoline: the chain goes through
+ * the probed recursive function to main all the same, at the real
+ * return addresses.
+ */
+TEST(uretprobe)
+{
+	int fd = uretprobe_open(_metadata, recurse);
+
+	if (fd < 0 && access("/sys/bus/event_source/devices/uprobe", F_OK))
+		SKIP(return, "no uprobe PMU (CONFIG_UPROBE_EVENTS)");
+	ASSERT_LE(0, fd) TH_LOG("uretprobe on recurse: %s", strerror(errno));
+	EXPECT_CHAIN(recurse, 3, "sft_leaf", "recurse", "recurse", "recurse",
+		     "recurse", "sample");
+	close(fd);
+}
+
 /*
  * The builds with -mbranch-protection=pac-ret (sframe_unwind_pac,
  * sframe_unwind_bkey) sign their return addresses: f1 starts with the

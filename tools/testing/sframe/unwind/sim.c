@@ -42,6 +42,7 @@ struct task_struct sim_task;
 struct sim_counts sim_counts;
 bool sim_sframe_enabled;
 bool sim_uprobe_at_func_entry;
+unsigned long sim_uretprobe_tramp;
 unsigned long sim_get_user_calls;
 unsigned long sim_warnings;
 
@@ -64,6 +65,7 @@ void sim_reset(void)
 	memset(&sim_counts, 0, sizeof(sim_counts));
 	sim_sframe_enabled = true;
 	sim_uprobe_at_func_entry = false;
+	sim_uretprobe_tramp = 0;
 	sim_get_user_calls = 0;
 	sim_warnings = 0;
 }

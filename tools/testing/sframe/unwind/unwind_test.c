@@ -38,6 +38,7 @@
 #include <linux/sframe.h>
 #include <linux/uaccess.h>
 #include <linux/unwind_user.h>
+#include <linux/uprobes.h>
 #include <asm/sigframe.h>
 
 #define SFB_SHORT_NAMES
@@ -1072,6 +1073,50 @@ static void test_not_user(void)
 	check_clean();
 }
 
+/* Where the simulated uprobes trampoline is: outside any text */
+#define URETPROBE_TRAMP	0x7fffff000000UL
+
+/*
+ * Return addresses that uretprobes replaced with their trampoline: the
+ * walk continues at the original ones, from the task's pending return
+ * instances, innermost first, so that the callers' rules are found
+ */
+static void test_uretprobe(void)
+{
+	struct return_instance ri[2] = {
+		{ .orig_ret_vaddr = F_B + F_B_SIZE, .next = &ri[1] },
+		{ .orig_ret_vaddr = RA_MAIN },
+	};
+	struct uprobe_task utask = { .return_instances = &ri[0] };
+	unsigned long ips[MAX_CHAIN];
+	struct store_data d;
+	unsigned int n;
+
+	prog_setup(true);
+	stack_sframe();
+	sim_uretprobe_tramp = URETPROBE_TRAMP;
+	sim_task.utask = &utask;
+	put64(SP0 + 24, URETPROBE_TRAMP);
+	put64(SP0 + 32 + 8, URETPROBE_TRAMP);
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("through two uretprobes", ips, n, F_A + 0x10,
+		    F_B + F_B_SIZE, RA_MAIN, RA_START);
+	CHECK_PCS(F_A + 0x10, F_B + F_B_SIZE - 1, RA_MAIN - 1, RA_START - 1);
+	check_clean();
+	CHECK_EQ(walk_nofault(&d, MAX_CHAIN), 0);
+	CHECK_CHAIN("nofault", d.ips, d.nr, F_A + 0x10, F_B + F_B_SIZE,
+		    RA_MAIN, RA_START);
+	check_clean();
+
+	/* One pending return: the trampoline further up is not replaced */
+	ri[0].next = NULL;
+	n = walk(ips, MAX_CHAIN);
+	CHECK(n >= 2 && ips[1] == F_B + F_B_SIZE);
+	CHECK(n < 3 || ips[2] != RA_MAIN);
+	sim_task.utask = NULL;
+	check_clean();
+}
+
 /* A uprobe at a function's first instruction: the return address at SP */
 static void test_uprobe_entry(void)
 {
@@ -1348,6 +1393,7 @@ static const struct test tests[] = {
 	TEST(cache_release),
 	TEST(not_user),
 	TEST(uprobe_entry),
+	TEST(uretprobe),
 	TEST(sigframe),
 	TEST(sigframe_nested),
 	TEST(sigframe_after_covered),

@@ -13,6 +13,7 @@
 #define CONFIG_HAVE_UNWIND_USER_FP	1
 #define CONFIG_HAVE_UNWIND_USER_SFRAME	1
 #define CONFIG_UNWIND_USER_SFRAME	1
+#define CONFIG_UPROBES			1
 
 /*
  * IS_ENABLED() of the options above; every option the code under test

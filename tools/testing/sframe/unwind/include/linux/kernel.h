@@ -16,6 +16,9 @@
 
 extern unsigned long sim_warnings;
 
+/* One load, as the kernel's: the harness is single-threaded */
+#define READ_ONCE(x)	(*(const volatile typeof(x) *)&(x))
+
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 

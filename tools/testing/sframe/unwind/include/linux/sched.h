@@ -12,12 +12,15 @@
 
 #define PF_KTHREAD	0x00200000	/* I am a kernel thread */
 
+struct uprobe_task;
+
 struct task_struct {
 	unsigned int	flags;
 	struct pt_regs	regs;		/* the user registers */
 	unsigned long	sas_ss_sp;	/* the alternate signal stack */
 	size_t		sas_ss_size;
 	unsigned int	sas_ss_flags;
+	struct uprobe_task *utask;	/* pending uretprobe returns, or NULL */
 };
 
 extern struct task_struct sim_task;
