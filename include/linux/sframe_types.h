@@ -15,6 +15,8 @@
  * @nr:		number of PCs noted in @pc (may exceed SFRAME_REPAIR_PCS)
  * @pc:		PCs whose SFrame rule could not be found without faulting
  * @none:	the last noted PC that turned out to be in no executable mapping
+ * @none_exec:	the task's self_exec_id when @none was found: after an
+ *		exec, @none is not known any more
  *
  * Written by NMI and IRQ unwinds of the task itself and read by the task,
  * so every access is on the task's own CPU; see kernel/unwind/sframe.c.
@@ -25,6 +27,7 @@ struct sframe_repair {
 	atomic_t		nr;
 	unsigned long		pc[SFRAME_REPAIR_PCS];
 	unsigned long		none;
+	u64			none_exec;
 };
 
 #endif /* _LINUX_SFRAME_TYPES_H */

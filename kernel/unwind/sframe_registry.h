@@ -125,6 +125,7 @@ void sframe_rcache_free(struct sframe_rcache *rc);
 
 /* sframe_repair.c */
 bool sframe_repair_request(unsigned long pc);
+void sframe_repair_none(unsigned long pc);
 
 /**
  * sframe_entry_find() - look a PC up in the section of a usable entry

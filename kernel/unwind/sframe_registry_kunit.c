@@ -432,6 +432,38 @@ static void sframe_reg_exit_frees(struct kunit *test)
 	sframe_mm_init(t->mm);
 }
 
+#ifdef CONFIG_UNWIND_USER_SFRAME
+/*
+ * The PC found in no executable mapping is not looked up again, until
+ * the task execs: then it may be text of the new program.  The test
+ * plays the exec by changing its own self_exec_id, as begin_new_exec()
+ * does, and restores it and the task's memo.
+ */
+static void sframe_reg_memo_exec(struct kunit *test)
+{
+	struct sframe_repair *r = &current->unwind_info.sframe;
+	unsigned long none = r->none;
+	u64 exec_id = current->self_exec_id, none_exec = r->none_exec;
+
+	sframe_repair_none(T0 + 4);
+	KUNIT_EXPECT_EQ(test, r->none, T0 + 4);
+	KUNIT_EXPECT_FALSE(test, sframe_repair_request(T0 + 4));
+	/* Another PC is looked up (a kthread's request queues nothing) */
+	KUNIT_EXPECT_TRUE(test, sframe_repair_request(T0 + 8));
+
+	current->self_exec_id = exec_id + 1;
+	KUNIT_EXPECT_TRUE(test, sframe_repair_request(T0 + 4));
+	/* Found again in the new program */
+	sframe_repair_none(T0 + 4);
+	KUNIT_EXPECT_FALSE(test, sframe_repair_request(T0 + 4));
+
+	current->self_exec_id = exec_id;
+	KUNIT_EXPECT_TRUE(test, sframe_repair_request(T0 + 4));
+	r->none = none;
+	r->none_exec = none_exec;
+}
+#endif
+
 static struct kunit_case sframe_registry_cases[] = {
 	KUNIT_CASE(sframe_reg_add_lookup),
 	KUNIT_CASE(sframe_reg_overlap_refused),
@@ -444,6 +476,9 @@ static struct kunit_case sframe_registry_cases[] = {
 	KUNIT_CASE(sframe_reg_get_from),
 	KUNIT_CASE(sframe_reg_find_marks_bad),
 	KUNIT_CASE(sframe_reg_exit_frees),
+#ifdef CONFIG_UNWIND_USER_SFRAME
+	KUNIT_CASE(sframe_reg_memo_exec),
+#endif
 	{}
 };
 

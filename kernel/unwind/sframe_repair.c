@@ -15,7 +15,8 @@
  * interrupt, or an interrupt while the work reads them) costs one more
  * frame-pointer sample, nothing else.  The last PC found in no executable
  * mapping (a stack word that frame pointers took for a return address) is
- * remembered, so that the same word does not cost a lookup per sample.
+ * remembered, so that the same word does not cost a lookup per sample,
+ * until the task execs another program.
  */
 
 #include <linux/atomic.h>
@@ -35,14 +36,17 @@
  *
  * Context: Any context, including NMI.
  * Return: false if @pc is the last address found to be in no executable
- * mapping (it is not looked up again), true otherwise.
+ * mapping, in the program that the task runs now (it is not looked up
+ * again), true otherwise.
  */
 bool sframe_repair_request(unsigned long pc)
 {
 	struct sframe_repair *r = &current->unwind_info.sframe;
 	int i, nr;
 
-	if (pc == READ_ONCE(r->none))
+	/* Only the task itself changes its self_exec_id */
+	if (pc == READ_ONCE(r->none) &&
+	    READ_ONCE(r->none_exec) == current->self_exec_id)
 		return false;
 	if (current->flags & (PF_KTHREAD | PF_EXITING))
 		return true;
@@ -59,6 +63,26 @@ bool sframe_repair_request(unsigned long pc)
 			  in_nmi() ? TWA_NMI_CURRENT : TWA_RESUME))
 		clear_bit(0, &r->queued);
 	return true;
+}
+
+/**
+ * sframe_repair_none() - remember a PC found in no executable mapping
+ * @pc:		a PC of current, for which sframe_repair_request() now
+ *		returns false until the next exec
+ *
+ * An unwind of the task that interrupts these writes sees no PC, or the
+ * new one with this program's self_exec_id; never the new PC as known in
+ * an earlier program, nor the old one as known in this one.
+ *
+ * Context: Task context, current.
+ */
+void sframe_repair_none(unsigned long pc)
+{
+	struct sframe_repair *r = &current->unwind_info.sframe;
+
+	WRITE_ONCE(r->none, 0);
+	WRITE_ONCE(r->none_exec, current->self_exec_id);
+	WRITE_ONCE(r->none, pc);
 }
 
 static void sframe_repair_work(struct callback_head *head)
@@ -83,7 +107,7 @@ static void sframe_repair_work(struct callback_head *head)
 		sframe_user_find(pc[i], &rule, &cache, false);
 		/* Not text: do not ask again for the same stack word */
 		if (!mtree_load(&current->mm->sframe_mt, pc[i]))
-			WRITE_ONCE(r->none, pc[i]);
+			sframe_repair_none(pc[i]);
 	}
 	sframe_user_release(&cache);
 }
