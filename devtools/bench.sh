@@ -67,6 +67,8 @@ for f in kernel.txt hres.txt cpus.txt unwind.txt lookup.txt runs.txt unwind-noca
 done
 kvm=false
 grep -q '==> VM: KVM' "$out/vm.log" && kvm=true
+# Why the VM ran as it did (under -icount: TCG, which counts instructions)
+grep -m1 '==> VM: ' "$out/vm.log" >&2 || true
 
 if [ "$arch" = x86_64 ]; then
 	msg "walker outside emulation (bench-walker.sh)"

@@ -7,7 +7,9 @@
 # The command runs in a private mount namespace: /proc, /sys, /dev, the
 # repository and the cache are bind-mounted at the same paths inside the
 # root, and every mount disappears with the namespace when
-# the command ends, whether it succeeds, fails or is interrupted.
+# the command ends, whether it succeeds, fails or is interrupted.  Its
+# environment is clean but for the http, https and no_proxy variables
+# (either case), passed on when set.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -36,9 +38,17 @@ exec unshare --mount --propagation private --fork -- /bin/bash -c '
 	mount --bind "$repo" "$root$repo"
 	mount --bind "$SFRAME_CACHE" "$root$SFRAME_CACHE"
 	cd "$root"
+	# A clean environment, but for the proxies that apt inside the
+	# root needs where the host reaches its mirror through one
 	exec chroot "$root" /usr/bin/env -i \
 		HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" \
 		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 		CCACHE_DIR="$work/ccache" SFRAME_CACHE="$SFRAME_CACHE" CI="${CI:-}" \
+		${http_proxy:+"http_proxy=$http_proxy"} \
+		${https_proxy:+"https_proxy=$https_proxy"} \
+		${no_proxy:+"no_proxy=$no_proxy"} \
+		${HTTP_PROXY:+"HTTP_PROXY=$HTTP_PROXY"} \
+		${HTTPS_PROXY:+"HTTPS_PROXY=$HTTPS_PROXY"} \
+		${NO_PROXY:+"NO_PROXY=$NO_PROXY"} \
 		/bin/sh -c "cd \"\$0\" && exec \"\$@\"" "$cwd" "$@"
 ' sframe-chroot "$root" "$REPO" "$work" "$cwd" "$@"

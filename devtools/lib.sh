@@ -19,6 +19,31 @@ need_root() {
 	die "$1 needs root: debootstrap, chroot and the bind mounts of /proc, /sys and /dev into the toolchain root are privileged operations. Run as root (e.g. sudo make ...)."
 }
 
+# vm_accel ARCH QEMU_OPTS: "kvm" or "tcg", then why, for a VM of ARCH run
+# with QEMU_OPTS: KVM where it works, unless SFRAME_KVM=0/1 says otherwise;
+# TCG for another architecture's guest, and whenever QEMU_OPTS count
+# instructions (-icount, which QEMU refuses with KVM), SFRAME_KVM=1 or not.
+vm_accel() {
+	local arch=$1 opts=" $2 "
+	if [ "$arch" != "$(uname -m)" ]; then
+		echo "tcg an $arch guest on an $(uname -m) host"
+	elif [[ $opts == *" -icount "* ]]; then
+		echo "tcg -icount (instruction counting) needs it${SFRAME_KVM:+, whatever SFRAME_KVM=$SFRAME_KVM says}"
+	elif [ -n "${SFRAME_KVM:-}" ]; then
+		if [ "$SFRAME_KVM" = 1 ]; then echo "kvm SFRAME_KVM=1"
+		else echo "tcg SFRAME_KVM=$SFRAME_KVM"; fi
+	elif ! [ -c /dev/kvm ]; then
+		echo "tcg no /dev/kvm"
+	elif [ -d /sys/module/kvm_pvm ]; then
+		echo "tcg /dev/kvm is a PVM hypervisor (kvm_pvm), on which a standard guest hangs"
+	elif ! { exec 3<>/dev/kvm; } 2>/dev/null; then
+		echo "tcg /dev/kvm is not accessible"
+	else
+		exec 3>&-
+		echo "kvm"
+	fi
+}
+
 # vm_tsc_append: kernel command line words for a VM whose timings matter.
 # Under TCG the guest's TSC runs at the host's rate, and its calibration
 # against the emulated PIT often fails, leaving a 4 ms jiffies clock: give

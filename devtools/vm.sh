@@ -60,22 +60,7 @@ qemu_args=()
 
 kernel=${SFRAME_VM_KERNEL:-$(SFRAME_ARCH=$arch "$REPO/devtools/kbuild.sh" "$flavour")}
 
-accel=tcg why=""
-if [ "$arch" != "$(uname -m)" ]; then
-	why="an $arch guest on an $(uname -m) host"
-elif [ -n "${SFRAME_KVM:-}" ]; then
-	[ "$SFRAME_KVM" = 1 ] && accel=kvm
-	why="SFRAME_KVM=$SFRAME_KVM"
-elif ! [ -c /dev/kvm ]; then
-	why="no /dev/kvm"
-elif [ -d /sys/module/kvm_pvm ]; then
-	why="/dev/kvm is a PVM hypervisor (kvm_pvm), on which a standard guest hangs"
-elif ! { exec 3<>/dev/kvm; } 2>/dev/null; then
-	why="/dev/kvm is not accessible"
-else
-	exec 3>&-
-	accel=kvm
-fi
+read -r accel why <<<"$(vm_accel "$arch" "$qemu_opts")"
 if [ $accel = tcg ]; then
 	msg "VM: TCG software emulation ($why); slow, timings only as ratios"
 	kvmflag=--disable-kvm

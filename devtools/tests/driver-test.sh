@@ -87,5 +87,30 @@ else
 	t FAIL "kbuild_dir: $(tr '\n' ' ' <"$tmp/kb")"
 fi
 
+# The VM's accelerator: -icount always gets TCG, and says why
+(
+	. "$src/devtools/lib.sh"
+	a=$(SFRAME_KVM=1 vm_accel "$(uname -m)" "-icount shift=0")
+	[ "${a%% *}" = tcg ] && [[ $a == *-icount* ]] || echo "SFRAME_KVM=1 with -icount: $a"
+	a=$(SFRAME_KVM=1 vm_accel "$(uname -m)" "")
+	[ "$a" = "kvm SFRAME_KVM=1" ] || echo "SFRAME_KVM=1: $a"
+	a=$(vm_accel s390x "")
+	[ "${a%% *}" = tcg ] || echo "s390x guest: $a"
+) >"$tmp/accel" 2>&1
+if [ ! -s "$tmp/accel" ]; then
+	t OK "the VM counting instructions (-icount) runs under TCG, also where KVM works"
+else
+	t FAIL "vm_accel: $(tr '\n' ' ' <"$tmp/accel")"
+fi
+
+# apt in the roots gets the host's proxy settings
+p=$(http_proxy=http://proxy.invalid:3128 https_proxy=http://proxy.invalid:3129 \
+	timeout 60 "$src/devtools/chroot.sh" sh -c 'echo "$http_proxy $https_proxy"' 2>&1)
+if [ "$p" = "http://proxy.invalid:3128 http://proxy.invalid:3129" ]; then
+	t OK "chroot.sh passes http_proxy and https_proxy into the root"
+else
+	t FAIL "chroot.sh passes the proxies into the root (got '$p')"
+fi
+
 echo "1..$n"
 [ $fail = 0 ]
