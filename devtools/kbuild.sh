@@ -71,7 +71,10 @@ cat "$REPO/devtools/configs/vm.config" "$REPO/devtools/configs/vm-$arch.config" 
 	# code of the series fails the build, and its object is removed so
 	# that the next build warns again
 	set -o pipefail
+	start=$(date +%s)
+	echo "==> building the ${out##*/} kernel" >&2
 	"${make[@]}" -j"$(nproc)" "${image##*/}" 2>&1 >&2 | tee "$out/build.log" >&2
+	echo "==> built the ${out##*/} kernel in $(($(date +%s) - start)) s" >&2
 	bad=$(sed -n "s/^\([^ ]*\.o\): warning: objtool: .*/\1/p" "$out/build.log" |
 	      grep -E "^(kernel/unwind/|kernel/bpf/unwind_user|arch/[^/]*/kernel/unwind_user_sframe)" || true)
 	if [ -n "$bad" ]; then

@@ -38,12 +38,23 @@ count_tap() {
 	echo "$p $f"
 }
 
+# progress START: the progress lines ("==> ...") of standard input, each
+# after the seconds since START, on standard error; everything to the log
+progress() {
+	local line
+	while IFS= read -r line; do
+		case $line in
+		"==> "*) printf '    %5ss  %s\n' "$(($(date +%s) - $1))" "${line#==> }" >&2 ;;
+		esac
+	done
+}
+
 run_level() {
 	local level=$1 fn=$2 log=$logs/$1.log start rc p f
 	start=$(date +%s)
 	msg "test level: $level"
-	"$fn" >"$log" 2>&1
-	rc=$?
+	"$fn" 2>&1 | tee "$log" | progress "$start"
+	rc=${PIPESTATUS[0]}
 	read -r p f < <("count_$level" "$log")
 	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
 		# The level failed outside any test case (build error...).

@@ -16,6 +16,7 @@
 # SFRAME_VM_TIMEOUT seconds (default 1800) is stopped: status 125.
 # SFRAME_KVM=0/1 forces TCG or KVM; by default KVM is used only where it
 # works (not on a PVM hypervisor, where a standard guest hangs).
+# SFRAME_VM_QUIET=1 shows only the guest's progress lines ("==> ...").
 # SFRAME_VM_APPEND adds to the guest kernel's command line,
 # SFRAME_VM_QEMU_OPTS to QEMU's (e.g. "-icount shift=0" under TCG: guest
 # time then counts instructions, for benchmarks that compare code paths).
@@ -94,7 +95,7 @@ set +e
 	--append "printk.time=1 loglevel=7 root=/dev/root $append ${SFRAME_VM_APPEND:-}" \
 	"${qemu_args[@]}" \
 	--exec "$REPO/devtools/vm-guest.sh $out $(printf '%q' "$cmd")" 2>&1 |
-	tee "$out/console.log" | { if [ -n "${SFRAME_VM_QUIET:-}" ]; then cat >/dev/null; else grep -v '^\[ *[0-9]*\.[0-9]*\]' || true; fi; }
+	tee "$out/console.log" | { if [ -n "${SFRAME_VM_QUIET:-}" ]; then grep --line-buffered '^==> ' || true; else grep -v '^\[ *[0-9]*\.[0-9]*\]' || true; fi; }
 vng_rc=${PIPESTATUS[0]}
 set -e
 

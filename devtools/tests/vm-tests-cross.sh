@@ -14,12 +14,15 @@ arch=${1:?usage: vm-tests-cross.sh ARCH}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 out=$repo/build/vm
 dir=$repo/build/$arch
+# A progress line on the console, which the host shows (vm.sh)
+step() { echo "==> guest: $*"; }
 
 uname -r >"$out/release"
 zcat /proc/config.gz >"$out/config" 2>/dev/null || : >"$out/config"
 # perf from the patched tree, cross-built: its shell test of
 # --call-graph sframe (the sframeloop workload)
 if [ -x "$repo/build/perf-$arch/perf" ]; then
+	step "perf test 'perf record --call-graph sframe'"
 	(cd "$repo/build/linux/tools/perf" && PATH=$repo/build/perf-$arch:$PATH \
 		perf test -vv 'perf record --call-graph sframe') >"$out/perf-test.log" 2>&1
 fi
@@ -27,6 +30,7 @@ progs=
 for p in "$dir/deep" "$dir/deep-pac" "$dir/deep-bkey"; do
 	[ -x "$p" ] && progs="$progs $p"
 done
+step "Debian's perf on the deep program"
 # shellcheck disable=SC2086
 "$repo/devtools/tests/deep/fp-defer-guest.sh" 1 100 $progs >"$out/deep.tap" 2>&1
 
@@ -34,5 +38,6 @@ done
 : >"$out/kselftests.tap"
 for t in "$repo/build/selftests-$arch"/*/run_test.sh; do
 	[ -x "$t" ] || continue
+	step "kselftests: ${t%/run_test.sh}"
 	"$t" >>"$out/kselftests.tap" 2>&1
 done

@@ -21,6 +21,8 @@ rc=0
 # Seconds since the last call, for the times of the slow steps
 t0=$(date +%s)
 lap() { t1=$(date +%s); echo "$((t1 - t0)) s"; t0=$t1; }
+# A progress line on the console, which the host shows (vm.sh)
+step() { echo "==> guest: $*"; }
 
 uname -r >"$out/release"
 zcat /proc/config.gz >"$out/config" 2>/dev/null || : >"$out/config"
@@ -28,6 +30,7 @@ zcat /proc/config.gz >"$out/config" 2>/dev/null || : >"$out/config"
 # perf from the patched tree: its shell test of --call-graph sframe. It
 # switches kernel.sframe_unwind, so it runs alone.
 if [ -x "$perf" ]; then
+	step "perf test 'perf record --call-graph sframe'"
 	lap >/dev/null
 	(cd "$repo/build/linux/tools/perf" && PATH=$repo/build/perf:$PATH \
 		"$perf" test -vv 'perf record --call-graph sframe') >"$out/perf-test.log" 2>&1
@@ -46,6 +49,7 @@ fi
 chains_track() {
 	lap >/dev/null
 	if [ -x "$perf" ]; then
+		step "chains track: SFrame/DWARF agreement on zstd"
 		"$repo/devtools/tests/agree.sh" record "$perf" "$repo/build/agree/zstd" \
 			"$repo/build/agree/input" "$out/agree.data" \
 			"$repo/build/sframe/sframe-run" >"$out/agree-record.log" 2>&1 ||
@@ -54,6 +58,7 @@ chains_track() {
 	fi
 	# libc_walk under sframe-run and without, Debian's perf, fp,defer
 	if [ -x "$repo/build/libc-walk/libc_walk" ]; then
+		step "chains track: libc_walk with Debian's perf"
 		"$repo/devtools/libc-walk/guest.sh" "$repo/build/libc-walk/libc_walk" \
 			"$out" >"$out/libc-walk.log" 2>&1
 		lap >"$out/libc-walk.time"
@@ -77,8 +82,10 @@ chains_track() {
 bpf_track() {
 	lap >/dev/null
 	[ -x "$repo/build/selftests/sframe_bpf/sframe_bpf_deep" ] || return 0
+	step "BPF track: sframe-profile"
 	"$repo/devtools/bpf/guest.sh" "$out" sframe-profile >"$out/bpf-sframe-profile.log" 2>&1
 	lap >"$out/bpf-sframe-profile.time"
+	step "BPF track: bpftrace and libbpf-tools' profile"
 	"$repo/devtools/bpf/guest.sh" "$out" others >"$out/bpf.log" 2>&1
 	lap >"$out/bpf.time"
 }
@@ -94,6 +101,7 @@ echo "$(($(date +%s) - tracks)) s" >"$out/tracks.time"
 : >"$out/kselftests.tap"
 for t in "$repo"/build/selftests/*/run_test.sh; do
 	[ -x "$t" ] || continue
+	step "kselftests: ${t%/run_test.sh}"
 	lap >/dev/null
 	"$t" >>"$out/kselftests.tap" 2>&1 || rc=1
 	echo "# $t: $(lap)" >>"$out/kselftests.tap"
@@ -111,6 +119,7 @@ fi
 # The soak, last: perf sframe, -g and fp,defer on every CPU while
 # sframe_stress runs 60 seconds (build/vm/stress/, checked on the host)
 if [ -x "$sft/sframe_stress" ] && [ -x "$perf" ]; then
+	step "the 60-second soak"
 	lap >/dev/null
 	"$repo/devtools/stress.sh" guest 60 "$out/stress" >"$out/stress.log" 2>&1
 	lap >"$out/stress.time"
