@@ -25,7 +25,7 @@ $(error usage: make vm [ARCH=arm64|s390] CMD='command')
 endif
 endif
 
-.PHONY: help root tree patches patches-bisect kernel kernel-perf kunit \
+.PHONY: help root root-sid tree patches patches-bisect kernel kernel-perf kunit \
 	kunit-arm64 kunit-s390 kunit-cross vm test test-vm-arm64 test-vm-s390 harness sframe-diff sframe-tools sframe-gen-check bpf fuzz selftests \
 	bench-walker test-vm demo-defer bench-mmap perf demo bench mutants stress clean distclean
 
@@ -64,16 +64,24 @@ help:
 	@echo "make clean           remove build/ (keeps the cache in \$$SFRAME_CACHE)"
 	@echo "make distclean       also remove the cache: $(SFRAME_CACHE)"
 
-# The sid root first (it may install debootstrap on the host, and the
-# guest roots' maintainer scripts run under its qemu-user); then the
-# other three side by side: mostly downloads and dpkg.
+# Every target needs the sid root, where everything is built; the scripts
+# that need another root make it (the trixie root for the V2 corpus, an
+# arm64 or s390x guest root for that architecture's VM), so that a target
+# makes only the roots it uses.  make test uses all four: it makes them
+# side by side first.
+root-sid:
+	$(DEV)/root.sh sid
+
+# All four: the sid root first (it may install debootstrap on the host,
+# and the guest roots' maintainer scripts run under its qemu-user); then
+# the other three side by side: mostly downloads and dpkg.
 root:
 	$(DEV)/root.sh sid
 	$(DEV)/root.sh trixie & t=$$!; $(DEV)/root.sh s390x & s=$$!; \
 		$(DEV)/root.sh arm64; a=$$?; \
 		wait $$t && wait $$s && exit $$a
 
-tree: root
+tree: root-sid
 	$(DEV)/tree.sh apply
 
 patches: tree
@@ -82,79 +90,79 @@ patches: tree
 patches-bisect: tree
 	$(DEV)/patches.sh --bisect
 
-kernel: root
+kernel: root-sid
 	$(DEV)/kbuild.sh debug
 
-kernel-perf: root
+kernel-perf: root-sid
 	$(DEV)/kbuild.sh perf
 
-kunit: root
+kunit: root-sid
 	$(DEV)/test.sh kunit
 
-kunit-arm64: root
+kunit-arm64: root-sid
 	$(DEV)/test.sh kunit-arm64
 
-kunit-s390: root
+kunit-s390: root-sid
 	$(DEV)/test.sh kunit-s390
 
-kunit-cross: root
+kunit-cross: root-sid
 	$(DEV)/test.sh kunit-arm64 kunit-s390
 
-vm: root
+vm: root-sid
 	SFRAME_ARCH=$(SFRAME_ARCH_) $(DEV)/vm.sh "$$CMD"
 
 test: root
 	$(DEV)/test.sh
 
-test-vm: root
+test-vm: root-sid
 	$(DEV)/test.sh vm
 
-test-vm-arm64: root
+test-vm-arm64: root-sid
 	$(DEV)/test.sh vm-arm64
 
-test-vm-s390: root
+test-vm-s390: root-sid
 	$(DEV)/test.sh vm-s390x
 
-selftests: root
+selftests: root-sid
 	$(DEV)/selftests.sh
 
-demo: root
+demo: root-sid
 	$(DEV)/demo.sh
 
-bench: root
+bench: root-sid
 	SFRAME_ARCH=$(SFRAME_ARCH_) $(DEV)/bench.sh
 
-perf: root
+perf: root-sid
 	SFRAME_ARCH=$(SFRAME_ARCH_) $(DEV)/perf.sh
 
-demo-defer: root
+demo-defer: root-sid
 	$(DEV)/demo-defer.sh
 
-bench-mmap: root
+bench-mmap: root-sid
 	$(DEV)/bench-mmap.sh
 
-harness: root
+harness: root-sid
 	$(DEV)/test.sh harness
 
-sframe-diff: root
+sframe-diff: root-sid
 	$(DEV)/sframe-diff.sh $(FILES)
 
-sframe-tools: root
+sframe-tools: root-sid
 	$(DEV)/sframe-gen-check.sh --build
 
-bpf: root
+bpf: root-sid
 	$(DEV)/bpf/build.sh
 
-sframe-gen-check: root
+sframe-gen-check: root-sid
 	$(DEV)/sframe-gen-check.sh $(FILES)
 
-fuzz: root
+fuzz: root-sid
 	$(DEV)/fuzz.sh $(SECONDS)
 
-stress: root
+stress: root-sid
 	$(DEV)/stress.sh $$(( $(or $(MINUTES),10) * 60 ))
 
-bench-walker: root
+bench-walker: root-sid
 	$(DEV)/bench-walker.sh
 
 mutants: tree

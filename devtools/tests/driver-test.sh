@@ -87,6 +87,15 @@ else
 	t FAIL "kbuild_dir: $(tr '\n' ' ' <"$tmp/kb")"
 fi
 
+# A target makes only the roots it uses: make demo (x86-64) not the
+# arm64, s390x or trixie roots
+r=$(make -n -C "$src" demo 2>&1 | grep -o 'root.sh [a-z0-9]*' | sort -u | tr '\n' ' ')
+if [ "$r" = "root.sh sid " ]; then
+	t OK "make demo makes the sid root only"
+else
+	t FAIL "make demo makes the roots: $r"
+fi
+
 # The VM's accelerator: -icount always gets TCG, and says why
 (
 	. "$src/devtools/lib.sh"
