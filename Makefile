@@ -109,7 +109,7 @@ kunit-cross: root-sid
 	$(DEV)/test.sh kunit-arm64 kunit-s390
 
 vm: root-sid
-	SFRAME_ARCH=$(SFRAME_ARCH_) $(DEV)/vm.sh "$$CMD"
+	SFRAME_VM_KEEP=1 SFRAME_ARCH=$(SFRAME_ARCH_) $(DEV)/vm.sh "$$CMD"
 
 test: root
 	$(DEV)/test.sh

@@ -44,6 +44,20 @@ vm_accel() {
 	fi
 }
 
+# vm_outdir_reset DIR KEEP: make DIR, the VM's writable folder, ready for
+# a run: empty (the test levels read what their run leaves there, never
+# an earlier run's), or with KEEP=1 without only the runner's own files
+# (a user's make vm keeps what earlier commands wrote there).
+vm_outdir_reset() {
+	if [ "$2" = 1 ]; then
+		rm -f "$1/console.log" "$1/console-kernel.log" "$1/dmesg.txt" \
+			"$1/kmemleak.txt" "$1/rc"
+	else
+		rm -rf "$1"
+	fi
+	mkdir -p "$1"
+}
+
 # vm_tsc_append: kernel command line words for a VM whose timings matter.
 # Under TCG the guest's TSC runs at the host's rate, and its calibration
 # against the emulated PIT often fails, leaving a 4 ms jiffies clock: give

@@ -17,6 +17,8 @@
 # SFRAME_KVM=0/1 forces TCG or KVM; by default KVM is used only where it
 # works (not on a PVM hypervisor, where a standard guest hangs).
 # SFRAME_VM_QUIET=1 shows only the guest's progress lines ("==> ...").
+# build/vm/ starts empty, but with SFRAME_VM_KEEP=1 (make vm), which
+# keeps what earlier runs left there but the runner's own logs.
 # SFRAME_VM_APPEND adds to the guest kernel's command line,
 # SFRAME_VM_QEMU_OPTS to QEMU's (e.g. "-icount shift=0" under TCG: guest
 # time then counts instructions, for benchmarks that compare code paths).
@@ -71,8 +73,7 @@ else
 fi
 
 out=$REPO/build/vm
-rm -rf "$out"
-mkdir -p "$out"
+vm_outdir_reset "$out" "${SFRAME_VM_KEEP:-0}"
 cmd="$*"
 # Another architecture's guest root gets the repository at the same path,
 # by a bind mount in chroot.sh's mount namespace (9p exports what the

@@ -96,6 +96,24 @@ else
 	t FAIL "make demo makes the roots: $r"
 fi
 
+# make vm keeps what earlier runs wrote to build/vm/ (not the runner's
+# logs); the test levels start with it empty
+(
+	. "$src/devtools/lib.sh"
+	mkdir -p "$tmp/vm" && touch "$tmp/vm/perf.data" "$tmp/vm/rc" "$tmp/vm/console.log"
+	vm_outdir_reset "$tmp/vm" 1
+	[ -f "$tmp/vm/perf.data" ] || echo "KEEP=1 removed perf.data"
+	[ -f "$tmp/vm/rc" ] && echo "KEEP=1 kept rc"
+	vm_outdir_reset "$tmp/vm" 0
+	[ -z "$(ls -A "$tmp/vm")" ] || echo "KEEP=0 left $(ls "$tmp/vm")"
+	make -n -C "$src" vm CMD=true 2>&1 | grep -q 'SFRAME_VM_KEEP=1 ' || echo "make vm does not keep build/vm"
+) >"$tmp/keep" 2>&1
+if [ ! -s "$tmp/keep" ]; then
+	t OK "make vm keeps what earlier runs wrote to build/vm/, the test levels start empty"
+else
+	t FAIL "build/vm: $(tr '\n' ' ' <"$tmp/keep")"
+fi
+
 # The VM's accelerator: -icount always gets TCG, and says why
 (
 	. "$src/devtools/lib.sh"
