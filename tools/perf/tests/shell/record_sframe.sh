@@ -135,8 +135,21 @@ test_disabled() {
 	fi
 }
 
+# perf top cannot join deferred chains: it refuses the mode and says so.
+test_top() {
+	if timeout 60 perf top --stdio -d 1 --call-graph sframe > "$log" 2>&1; then
+		echo "FAIL: perf top --call-graph sframe was not refused"
+		err=1
+	elif ! grep -q "perf top does not show deferred user callchains" "$log"; then
+		echo "FAIL: perf top --call-graph sframe: not the expected error:"
+		cat "$log"
+		err=1
+	fi
+}
+
 test_sframe
 test_perfconfig
+test_top
 test_fp_control
 test_disabled
 exit $err
