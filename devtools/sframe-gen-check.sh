@@ -27,7 +27,8 @@
 # module must generate the cache files of the program, ld.so and libc
 # (named as sframe-gen --name says), leave zstd (which has .sframe) to the
 # kernel, and get as far as prctl(PR_SFRAME) for the others (which the
-# host's kernel may refuse).
+# host's kernel may refuse).  Last, devtools/tests/sframe-cache-sec.sh:
+# attacks on the cache, from other users, which must fail.
 #
 # --tap: one TAP line per object.  Exit status non-zero on a mismatch.
 #
@@ -83,6 +84,7 @@ inner() {
 		fi
 	done
 	audit $((n + 1)) || fail=$((fail + 1))
+	"$REPO/devtools/tests/sframe-cache-sec.sh" -n $((n + 2)) "$B" || fail=$((fail + 1))
 	echo "checked $pcs PCs in $fns functions, $mism mismatches, $unrep unrepresentable"
 	[ $fail = 0 ]
 }

@@ -17,7 +17,6 @@
  *   sframe S bytes (F FDEs, E FREs), CFI C bytes
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -30,6 +29,7 @@
 #include "sframe_gen.h"
 
 static int quiet;
+static mode_t cmask;	/* the umask, applied to the files written */
 
 static void print_help(FILE *f)
 {
@@ -82,16 +82,55 @@ static int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+/*
+ * Write @h and @sec to @out, atomically: into a new file beside it, of a
+ * name nobody can guess, made with O_EXCL by mkstemp(), so that nothing
+ * planted in a directory that others may write (a symbolic link to a file
+ * of the user running this) is followed, then renamed over @out, which
+ * replaces whatever @out was, a symbolic link included, without following
+ * it.
+ */
+static int write_cache(const char *out, const struct sfg_cache_hdr *h,
+		       const void *sec, size_t size)
+{
+	char tmp[PATH_MAX];
+	int fd, n, e;
+
+	n = snprintf(tmp, sizeof(tmp), "%s.XXXXXX", out);
+	if (n < 0 || (size_t)n >= sizeof(tmp)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -1;
+	/* mkstemp() makes it 0600: the system cache is for every user */
+	if (fchmod(fd, 0644 & ~cmask) || write_all(fd, h, sizeof(*h)) ||
+	    write_all(fd, sec, size)) {
+		e = errno;
+		close(fd);
+		unlink(tmp);
+		errno = e;
+		return -1;
+	}
+	if (close(fd) || rename(tmp, out)) {
+		e = errno;
+		unlink(tmp);
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
 /* Generate the cache file of @path into @out, atomically. */
 static int generate(const char *path, const char *out)
 {
 	struct sfg_cache_hdr h = { .version = SFG_CACHE_VERSION };
-	char err[512], tmp[PATH_MAX];
 	struct sfg_obj o;
 	struct stat st;
+	char err[512];
 	uint8_t *sec;
 	size_t size;
-	int fd;
 
 	if (stat(path, &st)) {
 		fprintf(stderr, "sframe-gen: %s: %s\n", path, strerror(errno));
@@ -119,13 +158,8 @@ static int generate(const char *path, const char *out)
 	memcpy(h.build_id, o.build_id, o.build_id_len);
 	sfg_free(&o);
 
-	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", out, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || write_all(fd, &h, sizeof(h)) ||
-	    write_all(fd, sec, size) || close(fd) || rename(tmp, out)) {
+	if (write_cache(out, &h, sec, size)) {
 		fprintf(stderr, "sframe-gen: %s: %s\n", out, strerror(errno));
-		if (fd >= 0)
-			unlink(tmp);
 		free(sec);
 		return -1;
 	}
@@ -175,6 +209,8 @@ int main(int argc, char **argv)
 	const char *out = NULL, *dir = NULL;
 	int c, force = 0, name = 0, ret = 0, i;
 
+	cmask = umask(022);
+	umask(cmask);
 	while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
