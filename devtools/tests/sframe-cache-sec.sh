@@ -12,6 +12,14 @@
 #   - sframe-gen: a symbolic link planted under the name of its temporary
 #     file in a cache directory another user can write does not get its
 #     target overwritten.
+#   - sframe-audit.so: a relative $SFRAME_GEN_CACHE or $XDG_CACHE_HOME is
+#     ignored, for the look-up and for the generation.
+#
+# The program must exit normally in every case; a case whose cache file
+# must be refused looks for "registered" or "prctl(PR_SFRAME)" (the
+# file was accepted, and the kernel may refuse the registration) in the
+# module's debug line of the program.  Each group of cases starts with a
+# control, the same run with a file that must be accepted.
 #
 # Exits non-zero if a case fails.
 set -uo pipefail
@@ -41,6 +49,41 @@ name=$("$B/sframe-gen" --name "$obj") || { tap FAIL "sframe-gen --name $obj"; ex
 
 as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$@"; }
 
+# The tools where every user can run them
+cp "$B/sframe-gen" "$B/sframe-audit.so" "$T/bin/"
+# A cache file of $obj, root's, that the module accepts
+"$B/sframe-gen" -q -o "$T/good" "$obj" || { tap FAIL "sframe-gen -o $obj"; exit 1; }
+
+# audit_run [nobody] VAR=VALUE...: run $obj with the module, its debug
+# lines in $T/audit.err, with VAR=VALUE... for its whole environment; as
+# nobody if asked.  Sets rc, the exit status, and main, the module's line
+# of the program.
+audit_run() {
+	local as=()
+	[ "$1" = nobody ] && { as=(setpriv --reuid=nobody --regid=nogroup --clear-groups --); shift; }
+	"${as[@]}" env -i PATH=/usr/bin:/bin LD_AUDIT="$T/bin/sframe-audit.so" \
+		SFRAME_AUDIT_DEBUG=1 "$@" "$obj" >/dev/null 2>"$T/audit.err"
+	rc=$?
+	main=$(grep -m1 '^sframe-audit: (main): ' "$T/audit.err")
+	main=${main#sframe-audit: (main): }
+}
+accepted() { [[ $main =~ ^(registered|prctl\(PR_SFRAME\)) ]]; }
+
+# check_run OK|REFUSED DESCRIPTION: a TAP line for the last audit_run
+check_run() {
+	local want=$1 desc=$2 got=REFUSED
+	accepted && got=OK
+	if [ "$rc" = 0 ] && [ "$got" = "$want" ]; then
+		tap OK "sframe-audit.so: $desc ($main)"
+	else
+		tap FAIL "sframe-audit.so: $desc: exit status $rc, ${main:-no line of the program}"
+		sed 's/^/# /' "$T/audit.err"
+	fi
+}
+
+# putfile FILE: FILE, a copy of $T/good, and its directories, root's
+putfile() { mkdir -p "$(dirname "$1")" && cp "$T/good" "$1"; }
+
 # --- sframe-gen ---
 
 # The attacker, nobody, owns the cache directory the victim, root, writes
@@ -58,5 +101,28 @@ if cmp -s "$T/victim" "$T/victim.orig" && [ -f "$d/$name" ] && ! [ -L "$d/$name"
 else
 	tap FAIL "sframe-gen: the symbolic link planted in its cache directory was followed: its target now begins with $(head -c 8 "$T/victim" | tr -c '[:print:]' .)"
 fi
+
+# --- relative cache directories ---
+
+mkdir -p "$T/home" "$T/rel"
+putfile "$T/abs/$name"
+audit_run HOME="$T/home" SFRAME_GEN_CACHE="$T/abs"
+check_run OK "an absolute SFRAME_GEN_CACHE: its file is used (control)"
+# The same files, relative to the working directory
+putfile "$T/rel/cache/$name"
+putfile "$T/rel/xdg/sframe-gen/$name"
+cd "$T/rel" || exit 1
+audit_run HOME="$T/home" SFRAME_GEN_CACHE=cache
+check_run REFUSED "a relative SFRAME_GEN_CACHE (cache) is ignored"
+audit_run HOME="$T/home" XDG_CACHE_HOME=xdg
+check_run REFUSED "a relative XDG_CACHE_HOME (xdg) is ignored"
+# Generation: into $HOME's cache, not one relative to the working directory
+audit_run HOME="$T/home" SFRAME_GEN="$T/bin/sframe-gen" SFRAME_GEN_CACHE=gen
+if [ "$rc" = 0 ] && ! [ -e gen ] && [ -f "$T/home/.cache/sframe-gen/$name" ]; then
+	tap OK "sframe-audit.so: with a relative SFRAME_GEN_CACHE (gen), sframe-gen writes to \$HOME/.cache/sframe-gen"
+else
+	tap FAIL "sframe-audit.so: with a relative SFRAME_GEN_CACHE (gen), sframe-gen wrote: $(find gen "$T/home" -type f 2>/dev/null | tr '\n' ' ')"
+fi
+cd / || exit 1
 
 [ $fail = 0 ]

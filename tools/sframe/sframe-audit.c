@@ -9,9 +9,10 @@
  * For each object, the module reads the ELF program headers, computes the
  * cache file name from the build ID (sframe_cache.h) and looks for it in
  * $SFRAME_GEN_CACHE (default $XDG_CACHE_HOME/sframe-gen, or
- * $HOME/.cache/sframe-gen) and then in /var/cache/sframe-gen.  If it is in
- * neither and $SFRAME_GEN names the sframe-gen program, it runs
- * "sframe-gen -q --cache DIR OBJECT" for the first directory and waits.
+ * $HOME/.cache/sframe-gen; relative paths are ignored) and then in
+ * /var/cache/sframe-gen.  If it is in neither and $SFRAME_GEN names the
+ * sframe-gen program, it runs "sframe-gen -q --cache DIR OBJECT" for the
+ * first directory and waits.
  * The file is mapped privately, the section's function starts are made
  * PC-relative for the load address, and the text of the object is
  * registered.  la_objclose() unregisters it and unmaps the file.
@@ -177,22 +178,29 @@ static int read_obj(int fd, struct sfa_obj *o)
 	return o->text_start < o->text_end ? 0 : -1;
 }
 
-/* The user's cache directory, or NULL */
+/*
+ * The user's cache directory, or NULL.  Only from absolute paths: a
+ * relative one would be looked up (and generated into) in whatever
+ * directory the program is working in.  The XDG base directory
+ * specification says to ignore a relative $XDG_CACHE_HOME; a relative
+ * $SFRAME_GEN_CACHE or $HOME is ignored alike, as if unset.
+ */
 static const char *user_cache(char *buf, size_t len)
 {
 	const char *d = secure_getenv("SFRAME_GEN_CACHE"), *x, *h;
+	int n;
 
-	if (d && *d)
+	if (d && *d == '/')
 		return d;
 	x = secure_getenv("XDG_CACHE_HOME");
 	h = secure_getenv("HOME");
-	if (x && *x)
-		snprintf(buf, len, "%s/sframe-gen", x);
-	else if (h && *h)
-		snprintf(buf, len, "%s/.cache/sframe-gen", h);
+	if (x && *x == '/')
+		n = snprintf(buf, len, "%s/sframe-gen", x);
+	else if (h && *h == '/')
+		n = snprintf(buf, len, "%s/.cache/sframe-gen", h);
 	else
 		return NULL;
-	return buf;
+	return n > 0 && (size_t)n < len ? buf : NULL;
 }
 
 /*

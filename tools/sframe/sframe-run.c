@@ -25,8 +25,9 @@ static void print_help(FILE *f)
 		"Run PROGRAM with sframe-audit.so: the objects it loads without\n"
 		".sframe get SFrame generated from their .eh_frame by sframe-gen,\n"
 		"cached by build ID in $SFRAME_GEN_CACHE (default\n"
-		"~/.cache/sframe-gen) or /var/cache/sframe-gen, and registered\n"
-		"with prctl(PR_SFRAME) for the kernel's SFrame unwinder.\n"
+		"$XDG_CACHE_HOME/sframe-gen or ~/.cache/sframe-gen; absolute\n"
+		"paths only) or /var/cache/sframe-gen, and registered with\n"
+		"prctl(PR_SFRAME) for the kernel's SFrame unwinder.\n"
 		"  -v  print what happens to each object on stderr\n");
 }
 
