@@ -14,6 +14,10 @@
 #     target overwritten.
 #   - sframe-audit.so: a relative $SFRAME_GEN_CACHE or $XDG_CACHE_HOME is
 #     ignored, for the look-up and for the generation.
+#   - sframe-audit.so: a cache file that another user owns or can write,
+#     in a directory that another user owns or can write (sticky or not),
+#     or that is a symbolic link, is refused; nothing is generated into
+#     such a directory.
 #
 # The program must exit normally in every case; a case whose cache file
 # must be refused looks for "registered" or "prctl(PR_SFRAME)" (the
@@ -84,6 +88,13 @@ check_run() {
 # putfile FILE: FILE, a copy of $T/good, and its directories, root's
 putfile() { mkdir -p "$(dirname "$1")" && cp "$T/good" "$1"; }
 
+# cache_case DIR DIR-OWNER DIR-MODE FILE-OWNER FILE-MODE: DIR holding
+# $name, a copy of $T/good
+cache_case() {
+	putfile "$1/$name" && chown "$2" "$1" && chmod "$3" "$1" &&
+		chown "$4" "$1/$name" && chmod "$5" "$1/$name"
+}
+
 # --- sframe-gen ---
 
 # The attacker, nobody, owns the cache directory the victim, root, writes
@@ -124,5 +135,56 @@ else
 	tap FAIL "sframe-audit.so: with a relative SFRAME_GEN_CACHE (gen), sframe-gen wrote: $(find gen "$T/home" -type f 2>/dev/null | tr '\n' ' ')"
 fi
 cd / || exit 1
+
+# --- who owns and who can write the cache ---
+
+# Root runs the program
+cache_case "$T/c0" root 755 root 644
+audit_run SFRAME_GEN_CACHE="$T/c0"
+check_run OK "root's file in root's directory (control)"
+cache_case "$T/c1" root 755 nobody 644
+audit_run SFRAME_GEN_CACHE="$T/c1"
+check_run REFUSED "a file owned by another user (nobody) is refused"
+cache_case "$T/c2" nobody 755 root 644
+audit_run SFRAME_GEN_CACHE="$T/c2"
+check_run REFUSED "a directory owned by another user (nobody) is refused"
+cache_case "$T/c3" root 775 root 644
+audit_run SFRAME_GEN_CACHE="$T/c3"
+check_run REFUSED "a group-writable directory (0775) is refused"
+cache_case "$T/c4" root 1777 root 644
+audit_run SFRAME_GEN_CACHE="$T/c4"
+check_run REFUSED "a sticky world-writable directory (1777) is refused"
+cache_case "$T/c5" root 755 root 664
+audit_run SFRAME_GEN_CACHE="$T/c5"
+check_run REFUSED "a group-writable file (0664) is refused"
+cache_case "$T/c6" root 755 root 646
+audit_run SFRAME_GEN_CACHE="$T/c6"
+check_run REFUSED "a world-writable file (0646) is refused"
+mkdir "$T/c7" && ln -s "$T/good" "$T/c7/$name"
+audit_run SFRAME_GEN_CACHE="$T/c7"
+check_run REFUSED "a symbolic link to a good file is refused"
+# A world-writable cache directory gets nothing generated
+mkdir -m 777 "$T/c8"
+audit_run HOME="$T/home" SFRAME_GEN="$T/bin/sframe-gen" SFRAME_GEN_CACHE="$T/c8"
+if [ "$rc" = 0 ] && [ -z "$(ls -A "$T/c8")" ] && ! accepted; then
+	tap OK "sframe-audit.so: nothing is generated into a world-writable cache directory"
+else
+	tap FAIL "sframe-audit.so: generated into a world-writable cache directory: exit status $rc, $main"
+fi
+
+# Nobody runs the program: its own files and root's are good
+cache_case "$T/n0" nobody 755 nobody 644
+audit_run nobody SFRAME_GEN_CACHE="$T/n0"
+check_run OK "nobody's file in nobody's directory, for nobody (control)"
+cache_case "$T/n1" nobody 755 root 644
+audit_run nobody SFRAME_GEN_CACHE="$T/n1"
+check_run OK "root's file in nobody's directory, for nobody (control)"
+cache_case "$T/n2" nobody 755 4242 644
+audit_run nobody SFRAME_GEN_CACHE="$T/n2"
+check_run REFUSED "a file of user 4242 in nobody's directory, for nobody, is refused"
+# What sframe-gen generates for nobody passes the rules
+mkdir "$T/n3" && chown nobody "$T/n3"
+audit_run nobody HOME="$T/n3" SFRAME_GEN="$T/bin/sframe-gen"
+check_run OK "the file sframe-gen generates for nobody in \$HOME/.cache/sframe-gen (control)"
 
 [ $fail = 0 ]

@@ -19,12 +19,15 @@
  *
  * Nothing here may disturb the program: every failure is silent, unless
  * $SFRAME_AUDIT_DEBUG is set, which prints one line per object on stderr.
- * The cache file is untrusted: it is used only if it is a regular file at
- * least as long as its header says and matches the object.  sframe-gen
- * runs with its standard streams on /dev/null, never in a set-user-ID
- * program (secure_getenv()) or one under seccomp (a filter may not allow
- * the process creation), and the loader's lock serializes these
- * callbacks, so their large buffers are static.
+ * A cache file is used only if it is a regular file, not a symbolic link,
+ * if it and its directory belong to root or to the process's effective
+ * user and nobody else may write them (whoever can write them decides what
+ * every process of the user maps and registers), and if it is at least as
+ * long as its header says and matches the object.  sframe-gen runs with
+ * its standard streams on /dev/null, never in a set-user-ID program
+ * (secure_getenv()) or one under seccomp (a filter may not allow the
+ * process creation), and the loader's lock serializes these callbacks, so
+ * their large buffers are static.
  */
 #define _GNU_SOURCE
 #include <elf.h>
@@ -264,10 +267,63 @@ static void generate(const char *dir, const char *path)
 	free(env);
 }
 
-/* Open the cache file of @o: user cache, system cache, else generate */
-static int open_cache(const char *path, const struct sfa_obj *o)
+/*
+ * Whether a cache directory or file, of status @st, is to be trusted:
+ * owned by root or by the user whose rights the process has, and writable
+ * by nobody else (no group or other write permission, sticky or not), so
+ * that no other user can have put it there, or change it.
+ */
+static bool trusted(const struct stat *st)
 {
-	static char name[256], file[PATH_MAX], ubuf[PATH_MAX];
+	return (st->st_uid == 0 || st->st_uid == geteuid()) &&
+	       !(st->st_mode & 0022);
+}
+
+/*
+ * Open the cache file @name in @dir.  Return: the file descriptor; -1 if
+ * there is no such file or it is refused (a symbolic link, not a regular
+ * file, or not trusted()); -2 if the directory exists and is not trusted.
+ * *@why says why a file or directory that exists was refused.
+ */
+static int open_in(const char *dir, const char *name, const char **why)
+{
+	struct stat st;
+	int dfd, fd;
+
+	/* The directory whose status is checked is the one searched */
+	dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -1;
+	if (fstat(dfd, &st) || !trusted(&st)) {
+		*why = "cache directory not trusted (owner or mode)";
+		close(dfd);
+		return -2;
+	}
+	/* Not following a symbolic link, nor blocking on a FIFO */
+	fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	close(dfd);
+	if (fd < 0) {
+		if (errno == ELOOP)
+			*why = "cache file is a symbolic link";
+		return -1;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || !trusted(&st)) {
+		*why = "cache file not trusted (type, owner or mode)";
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Open the cache file of @o: user cache, system cache, else generate into
+ * the user cache, unless it exists and is not trusted.
+ */
+static int open_cache(const char *path, const struct sfa_obj *o,
+		      const char **why)
+{
+	static char name[256], ubuf[PATH_MAX];
+	bool ubad = false;
 	const char *dirs[2];
 	int i, fd, pass;
 
@@ -278,13 +334,14 @@ static int open_cache(const char *path, const struct sfa_obj *o)
 		for (i = 0; i < 2; i++) {
 			if (!dirs[i])
 				continue;
-			snprintf(file, sizeof(file), "%s/%s", dirs[i], name);
-			/* Not blocking on a FIFO planted there */
-			fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+			fd = open_in(dirs[i], name, why);
 			if (fd >= 0)
 				return fd;
+			if (fd == -2 && !i)
+				ubad = true;
 		}
-		if (!pass)
+		/* What sframe-gen would write there would be refused */
+		if (!pass && !ubad)
 			generate(dirs[0], path);
 	}
 	return -1;
@@ -370,6 +427,7 @@ unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie)
 {
 	const char *path = map->l_name;
 	static char exe[PATH_MAX];
+	const char *why = NULL;
 	struct sfa_obj o;
 	int fd, kind, saved = errno;
 	ssize_t n;
@@ -397,9 +455,9 @@ unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie)
 			say(map->l_name, "has .sframe");
 		goto out;
 	}
-	fd = open_cache(path, &o);
+	fd = open_cache(path, &o, &why);
 	if (fd < 0) {
-		say(map->l_name, "no generated SFrame");
+		say(map->l_name, "%s", why ? why : "no generated SFrame");
 		goto out;
 	}
 	*cookie = (uintptr_t)attach(map->l_name, fd, &o, map->l_addr);

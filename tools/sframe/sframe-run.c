@@ -27,7 +27,9 @@ static void print_help(FILE *f)
 		"cached by build ID in $SFRAME_GEN_CACHE (default\n"
 		"$XDG_CACHE_HOME/sframe-gen or ~/.cache/sframe-gen; absolute\n"
 		"paths only) or /var/cache/sframe-gen, and registered with\n"
-		"prctl(PR_SFRAME) for the kernel's SFrame unwinder.\n"
+		"prctl(PR_SFRAME) for the kernel's SFrame unwinder.  A cache\n"
+		"file is used only if it and its directory belong to you or to\n"
+		"root and nobody else may write them.\n"
 		"  -v  print what happens to each object on stderr\n");
 }
 
