@@ -18,6 +18,9 @@
 #     in a directory that another user owns or can write (sticky or not),
 #     or that is a symbolic link, is refused; nothing is generated into
 #     such a directory.
+#   - sframe-audit.so: a cache file whose header puts the section far into
+#     the file (over a hole), or whose sizes do not add up to the file's,
+#     is refused.
 #
 # The program must exit normally in every case; a case whose cache file
 # must be refused looks for "registered" or "prctl(PR_SFRAME)" (the
@@ -87,6 +90,26 @@ check_run() {
 
 # putfile FILE: FILE, a copy of $T/good, and its directories, root's
 putfile() { mkdir -p "$(dirname "$1")" && cp "$T/good" "$1"; }
+
+# forge FILE HDR_SIZE AT EXTRA: FILE, a copy of $T/good whose header says
+# HDR_SIZE and whose section starts at AT (after a hole), followed by EXTRA
+# zero bytes
+forge() {
+	python3 - "$T/good" "$@" <<-'EOF'
+		import struct, sys
+		src, dst = sys.argv[1], sys.argv[2]
+		hdr, at, extra = int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+		d = open(src, 'rb').read()
+		old = struct.unpack_from('=I', d, 12)[0]
+		h = bytearray(d[:old])
+		struct.pack_into('=I', h, 12, hdr)
+		f = open(dst, 'wb')
+		f.write(h)
+		f.seek(at)
+		f.write(d[old:] + bytes(extra))
+		f.close()
+	EOF
+}
 
 # cache_case DIR DIR-OWNER DIR-MODE FILE-OWNER FILE-MODE: DIR holding
 # $name, a copy of $T/good
@@ -186,5 +209,23 @@ check_run REFUSED "a file of user 4242 in nobody's directory, for nobody, is ref
 mkdir "$T/n3" && chown nobody "$T/n3"
 audit_run nobody HOME="$T/n3" SFRAME_GEN="$T/bin/sframe-gen"
 check_run OK "the file sframe-gen generates for nobody in \$HOME/.cache/sframe-gen (control)"
+
+# --- forged headers ---
+
+mkdir "$T/f0" "$T/f1" "$T/f2" "$T/f3"
+forge "$T/f0/$name" 120 120 0
+audit_run SFRAME_GEN_CACHE="$T/f0"
+check_run OK "a copy of a good file made by the forger (control)"
+# What every process would populate, as private writable pages: 16 MiB
+# here, where up to 4 GiB would do
+forge "$T/f1/$name" $((16 << 20)) $((16 << 20)) 0
+audit_run SFRAME_GEN_CACHE="$T/f1"
+check_run REFUSED "a header putting the section at 16 MiB, over a hole, is refused"
+forge "$T/f2/$name" 120 120 4096
+audit_run SFRAME_GEN_CACHE="$T/f2"
+check_run REFUSED "a file longer than its header's sizes is refused"
+forge "$T/f3/$name" $((0xfffff000)) 120 0
+audit_run SFRAME_GEN_CACHE="$T/f3"
+check_run REFUSED "a header putting the section at 4 GiB - 4 KiB, past the end of the file, is refused"
 
 [ $fail = 0 ]

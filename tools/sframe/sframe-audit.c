@@ -22,7 +22,7 @@
  * A cache file is used only if it is a regular file, not a symbolic link,
  * if it and its directory belong to root or to the process's effective
  * user and nobody else may write them (whoever can write them decides what
- * every process of the user maps and registers), and if it is at least as
+ * every process of the user maps and registers), and if it is exactly as
  * long as its header says and matches the object.  sframe-gen runs with
  * its standard streams on /dev/null, never in a set-user-ID program
  * (secure_getenv()) or one under seccomp (a filter may not allow the
@@ -71,6 +71,7 @@
 
 #define MAX_PHDRS		128
 #define MAX_NOTES		65536
+#define SFA_MAX_SFRAME		0x40000000UL	/* bytes of a generated section */
 
 /* The uapi struct of PR_SFRAME_REGISTER (include/uapi/linux/prctl.h) */
 struct sfa_prctl {
@@ -362,8 +363,7 @@ static struct sfa_reg *attach(const char *name, int fd,
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
 	    read_at(fd, &h, sizeof(h), 0) ||
 	    memcmp(h.magic, SFG_CACHE_MAGIC, sizeof(h.magic)) ||
-	    h.version != SFG_CACHE_VERSION || h.hdr_size < sizeof(h) ||
-	    h.sframe_size > (1UL << 30) ||
+	    h.version != SFG_CACHE_VERSION ||
 	    h.text_start != o->text_start || h.text_end != o->text_end ||
 	    h.obj_size != (uint64_t)o->st.st_size ||
 	    h.build_id_len != o->build_id_len ||
@@ -371,12 +371,18 @@ static struct sfa_reg *attach(const char *name, int fd,
 		say(name, "cache file does not match the object");
 		return NULL;
 	}
-	len = h.hdr_size + h.sframe_size;
-	/* Every page of the mapping backed by the file: no SIGBUS */
-	if ((uint64_t)st.st_size < len) {
-		say(name, "cache file shorter than its header says");
+	/*
+	 * Exactly what sframe-gen writes, before anything is mapped: the
+	 * header, then the section, to the end of the file.  So what is
+	 * mapped and populated is the section and no more, and every page
+	 * of the mapping is backed by the file (no SIGBUS).
+	 */
+	if (h.hdr_size != sizeof(h) || h.sframe_size > SFA_MAX_SFRAME ||
+	    (uint64_t)st.st_size != sizeof(h) + h.sframe_size) {
+		say(name, "cache file's sizes do not match its header");
 		return NULL;
 	}
+	len = sizeof(h) + h.sframe_size;
 	/* Populated: the kernel reads it in NMI context, without faulting */
 	map = mmap(NULL, len, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_POPULATE, fd, 0);

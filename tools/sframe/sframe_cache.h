@@ -29,8 +29,9 @@
  *			  machine that wrote it
  * @magic:	SFG_CACHE_MAGIC
  * @version:	SFG_CACHE_VERSION
- * @hdr_size:	offset of the section in the file
- * @sframe_size: size of the section
+ * @hdr_size:	offset of the section in the file: sizeof(struct
+ *		sfg_cache_hdr), the only value readers accept
+ * @sframe_size: size of the section, which ends the file
  * @text_start:	ELF addresses of the executable segments of the object,
  * @text_end:	which the section describes
  * @obj_size:	size of the object file
