@@ -21,6 +21,11 @@
 #   - sframe-audit.so: a cache file whose header puts the section far into
 #     the file (over a hole), or whose sizes do not add up to the file's,
 #     is refused.
+#   - sframe-audit.so: under a seccomp filter that kills the process when
+#     it creates another (sframe-nofork.c), sframe-gen is not run, when the
+#     Seccomp line of /proc/self/status is past its first 4 KiB (1000
+#     supplementary groups), or past 64 KiB (12000 groups), or missing (a
+#     copy of the file without it mounted over it).
 #
 # The program must exit normally in every case; a case whose cache file
 # must be refused looks for "registered" or "prctl(PR_SFRAME)" (the
@@ -58,6 +63,8 @@ as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$@"; }
 
 # The tools where every user can run them
 cp "$B/sframe-gen" "$B/sframe-audit.so" "$T/bin/"
+gcc -O2 -Wall -o "$T/bin/sframe-nofork" "$(dirname "$0")/sframe-nofork.c" ||
+	{ tap FAIL "gcc sframe-nofork.c"; exit 1; }
 # A cache file of $obj, root's, that the module accepts
 "$B/sframe-gen" -q -o "$T/good" "$obj" || { tap FAIL "sframe-gen -o $obj"; exit 1; }
 
@@ -227,5 +234,52 @@ check_run REFUSED "a file longer than its header's sizes is refused"
 forge "$T/f3/$name" $((0xfffff000)) 120 0
 audit_run SFRAME_GEN_CACHE="$T/f3"
 check_run REFUSED "a header putting the section at 4 GiB - 4 KiB, past the end of the file, is refused"
+
+# --- seccomp ---
+
+# nofork_run DIR OPTION...: audit_run, as root, through sframe-nofork with
+# OPTION..., with sframe-gen to generate into DIR.  LD_AUDIT is set for the
+# program only, not for sframe-nofork, which runs before the filter.
+nofork_run() {
+	local d=$1
+	shift
+	# (the braces' redirection: no "Bad system call" from bash)
+	{
+		env -i PATH=/usr/bin:/bin SFRAME_AUDIT_DEBUG=1 \
+			SFRAME_GEN="$T/bin/sframe-gen" SFRAME_GEN_CACHE="$d" \
+			"$T/bin/sframe-nofork" "$@" \
+			env LD_AUDIT="$T/bin/sframe-audit.so" "$obj" \
+			>/dev/null 2>"$T/audit.err"
+	} 2>/dev/null
+	rc=$?
+	main=$(grep -m1 '^sframe-audit: (main): ' "$T/audit.err")
+	main=${main#sframe-audit: (main): }
+}
+
+# check_nofork DESCRIPTION DIR: a TAP line for the last nofork_run, in
+# which nothing was to be generated into DIR
+check_nofork() {
+	if [ "$rc" = 0 ] && [ -n "$main" ] && ! [ -e "$2/$name" ]; then
+		tap OK "sframe-audit.so: $1: sframe-gen is not run ($main)"
+	else
+		tap FAIL "sframe-audit.so: $1: exit status $rc$( ((rc > 128)) && echo " (signal $((rc - 128)))"), ${main:-no line of the program}"
+		sed 's/^/# /' "$T/audit.err"
+	fi
+}
+
+nofork_run "$T/s0" -n -g 1000
+if [ "$rc" = 0 ] && [ -f "$T/s0/$name" ] && accepted; then
+	tap OK "sframe-audit.so: without a filter, with 1000 groups: sframe-gen runs (control; $main)"
+else
+	tap FAIL "sframe-audit.so: without a filter, with 1000 groups: exit status $rc, ${main:-no line of the program}"
+	sed 's/^/# /' "$T/audit.err"
+fi
+nofork_run "$T/s1" -g 1000
+check_nofork "under a kill-on-clone filter, with 1000 groups (Seccomp line past 4 KiB)" "$T/s1"
+nofork_run "$T/s2" -g 12000
+check_nofork "under a kill-on-clone filter, with 12000 groups (Seccomp line past 64 KiB)" "$T/s2"
+grep -v '^Seccomp' /proc/self/status >"$T/status"
+nofork_run "$T/s3" -s "$T/status"
+check_nofork "under a kill-on-clone filter, with no Seccomp line in /proc/self/status" "$T/s3"
 
 [ $fail = 0 ]

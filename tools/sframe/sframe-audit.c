@@ -25,9 +25,9 @@
  * every process of the user maps and registers), and if it is exactly as
  * long as its header says and matches the object.  sframe-gen runs with
  * its standard streams on /dev/null, never in a set-user-ID program
- * (secure_getenv()) or one under seccomp (a filter may not allow the
- * process creation), and the loader's lock serializes these callbacks, so
- * their large buffers are static.
+ * (secure_getenv()) or one that may be under seccomp (a filter may not
+ * allow the process creation), and the loader's lock serializes these
+ * callbacks, so their large buffers are static.
  */
 #define _GNU_SOURCE
 #include <elf.h>
@@ -208,24 +208,76 @@ static const char *user_cache(char *buf, size_t len)
 }
 
 /*
- * Whether a seccomp filter or strict mode is on (or unknown): then no
- * sframe-gen
+ * The Seccomp field of /proc/self/status: the mode (0: none, 1: strict,
+ * 2: filter), SFA_SECCOMP_NOLINE if the whole file was read and has no
+ * such line, or SFA_SECCOMP_UNKNOWN if it could not be read whole (an
+ * error, or longer than SFA_STATUS_MAX: its Groups line alone takes up to
+ * 11 bytes per supplementary group, and a user may have 65536) or the line
+ * is malformed.
+ */
+#define SFA_STATUS_MAX		65536
+#define SFA_SECCOMP_NOLINE	-1
+#define SFA_SECCOMP_UNKNOWN	-2
+
+static int seccomp_mode(void)
+{
+	static char buf[SFA_STATUS_MAX];
+	unsigned int eintr = 0;
+	size_t len = 0;
+	ssize_t n = -1;
+	char *p, *end;
+	long mode;
+	int fd;
+
+	fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return SFA_SECCOMP_UNKNOWN;
+	/* At most sizeof(buf) reads that return data, and 8 interrupted */
+	while (len < sizeof(buf) - 1) {
+		n = read(fd, buf + len, sizeof(buf) - 1 - len);
+		if (n > 0)
+			len += n;
+		else if (n == 0 || errno != EINTR || ++eintr > 8)
+			break;
+	}
+	close(fd);
+	/* Not at the end of the file: too long for the buffer, or an error */
+	if (n != 0)
+		return SFA_SECCOMP_UNKNOWN;
+	buf[len] = 0;
+	/* The Name line, the only one a process sets, escapes its newlines */
+	p = strstr(buf, "\nSeccomp:");
+	if (!p)
+		return SFA_SECCOMP_NOLINE;
+	p += strlen("\nSeccomp:");
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p < '0' || *p > '9')
+		return SFA_SECCOMP_UNKNOWN;
+	mode = strtol(p, &end, 10);
+	if (*end != '\n' || mode > INT_MAX)
+		return SFA_SECCOMP_UNKNOWN;
+	return mode;
+}
+
+/*
+ * Whether a seccomp filter or strict mode may be on: then no sframe-gen,
+ * since a filter may kill the process when it creates one.  Anything but
+ * a Seccomp line that says 0 means it may, except a status file read
+ * whole without the line, which is what a kernel without CONFIG_SECCOMP
+ * writes: there, PR_GET_SECCOMP fails with EINVAL, and no filter can
+ * exist that would see the prctl().  With CONFIG_SECCOMP, the line is
+ * always there, and the prctl() is not made (unless a file was mounted
+ * over /proc/self/status, when a filter that lets prctl() through makes
+ * it return 2).
  */
 static bool under_seccomp(void)
 {
-	static char buf[4096];
-	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-	const char *p;
+	int mode = seccomp_mode();
 
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
-		return true;
-	buf[n] = 0;
-	/* No such line: a kernel without CONFIG_SECCOMP */
-	p = strstr(buf, "\nSeccomp:");
-	return p && strtol(p + 9, NULL, 10) != 0;
+	if (mode == SFA_SECCOMP_NOLINE)
+		return !(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) < 0 && errno == EINVAL);
+	return mode != 0;
 }
 
 /*
