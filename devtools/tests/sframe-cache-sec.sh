@@ -26,6 +26,8 @@
 #     Seccomp line of /proc/self/status is past its first 4 KiB (1000
 #     supplementary groups), or past 64 KiB (12000 groups), or missing (a
 #     copy of the file without it mounted over it).
+#   - sframe-audit.so: an sframe-gen that hangs is killed after
+#     $SFRAME_GEN_TIMEOUT seconds, and the program goes on.
 #
 # The program must exit normally in every case; a case whose cache file
 # must be refused looks for "registered" or "prctl(PR_SFRAME)" (the
@@ -281,5 +283,32 @@ check_nofork "under a kill-on-clone filter, with 12000 groups (Seccomp line past
 grep -v '^Seccomp' /proc/self/status >"$T/status"
 nofork_run "$T/s3" -s "$T/status"
 check_nofork "under a kill-on-clone filter, with no Seccomp line in /proc/self/status" "$T/s3"
+
+# --- time limit ---
+
+# A generator that never ends (for 30 s), and says its PIDs
+cat >"$T/bin/hang" <<EOF
+#!/bin/sh
+echo \$\$ >>"$T/hang.pids"
+exec sleep 30
+EOF
+chmod 755 "$T/bin/hang"
+start=$(date +%s)
+{
+	timeout 15 env -i PATH=/usr/bin:/bin LD_AUDIT="$T/bin/sframe-audit.so" \
+		SFRAME_AUDIT_DEBUG=1 SFRAME_GEN="$T/bin/hang" SFRAME_GEN_TIMEOUT=1 \
+		SFRAME_GEN_CACHE="$T/h" "$obj" >/dev/null 2>"$T/audit.err"
+} 2>/dev/null
+rc=$? secs=$(($(date +%s) - start)) left=
+while read -r p; do
+	kill -0 "$p" 2>/dev/null && left+=" $p"
+done <"$T/hang.pids"
+if [ "$rc" = 0 ] && [ "$secs" -le 10 ] && [ -s "$T/hang.pids" ] && [ -z "$left" ]; then
+	tap OK "sframe-audit.so: a hanging sframe-gen is killed after SFRAME_GEN_TIMEOUT=1 s ($(wc -l <"$T/hang.pids") runs, $secs s)"
+else
+	tap FAIL "sframe-audit.so: a hanging sframe-gen: exit status $rc after $secs s, still running:${left:- none}"
+fi
+# Ours, if still there
+for p in $left; do kill "$p" 2>/dev/null; done
 
 [ $fail = 0 ]

@@ -12,7 +12,8 @@
  * $HOME/.cache/sframe-gen; relative paths are ignored) and then in
  * /var/cache/sframe-gen.  If it is in neither and $SFRAME_GEN names the
  * sframe-gen program, it runs "sframe-gen -q --cache DIR OBJECT" for the
- * first directory and waits.
+ * first directory and waits for it, $SFRAME_GEN_TIMEOUT seconds at most
+ * (default 60), then kills it.
  * The file is mapped privately, the section's function starts are made
  * PC-relative for the load address, and the text of the object is
  * registered.  la_objclose() unregisters it and unmaps the file.
@@ -40,11 +41,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sframe_cache.h"
@@ -53,6 +58,11 @@
 #define PR_SFRAME		82
 #define PR_SFRAME_REGISTER	1
 #define PR_SFRAME_UNREGISTER	2
+#endif
+
+#ifndef SYS_pidfd_open			/* the same on every architecture */
+#define SYS_pidfd_send_signal	424
+#define SYS_pidfd_open		434
 #endif
 
 #ifndef PT_GNU_SFRAME
@@ -72,6 +82,7 @@
 #define MAX_PHDRS		128
 #define MAX_NOTES		65536
 #define SFA_MAX_SFRAME		0x40000000UL	/* bytes of a generated section */
+#define SFA_GEN_TIMEOUT		60	/* seconds sframe-gen gets, by default */
 
 /* The uapi struct of PR_SFRAME_REGISTER (include/uapi/linux/prctl.h) */
 struct sfa_prctl {
@@ -280,10 +291,88 @@ static bool under_seccomp(void)
 	return mode != 0;
 }
 
+/* The time sframe-gen gets, in ms: $SFRAME_GEN_TIMEOUT seconds, 1 to 3600 */
+static long gen_timeout_ms(void)
+{
+	const char *t = secure_getenv("SFRAME_GEN_TIMEOUT");
+	char *end;
+	long sec;
+
+	if (!t || !*t)
+		return SFA_GEN_TIMEOUT * 1000L;
+	errno = 0;
+	sec = strtol(t, &end, 10);
+	if (errno || *end || sec < 1 || sec > 3600)
+		return SFA_GEN_TIMEOUT * 1000L;
+	return sec * 1000;
+}
+
+/* CLOCK_MONOTONIC in ms, or -1 */
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts))
+		return -1;
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
+}
+
 /*
- * Run "sframe-gen -q --cache @dir @path" and wait for it: its standard
- * streams on /dev/null, and without LD_AUDIT in its environment, so that
- * it does not load this module in turn.
+ * Wait for our child @pid to end, at most @ms milliseconds, then kill it.
+ * A pidfd is polled, or, before Linux 5.3, the child every 10 ms.  The
+ * child may have been reaped already (SIGCHLD ignored): ECHILD ends the
+ * wait too.  Its status does not matter: the cache file says what it did.
+ */
+static void wait_gen(pid_t pid, long ms)
+{
+	long end = now_ms(), now;
+	int pfd, status;
+	pid_t w;
+
+	end = end < 0 ? 0 : end + ms;
+	pfd = syscall(SYS_pidfd_open, pid, 0);
+	/* Bounded by the deadline: each round checks the time left */
+	for (;;) {
+		w = waitpid(pid, &status, WNOHANG);
+		if (w == pid || (w < 0 && errno != EINTR))
+			goto out;
+		now = now_ms();
+		if (now < 0 || now >= end)
+			break;
+		if (pfd >= 0) {
+			struct pollfd p = { .fd = pfd, .events = POLLIN };
+			int left = end - now < INT_MAX ? end - now : INT_MAX;
+
+			/* Broken: the 10 ms rounds then */
+			if (poll(&p, 1, left) < 0 && errno != EINTR) {
+				close(pfd);
+				pfd = -1;
+			}
+		} else {
+			struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+			nanosleep(&ts, NULL);
+		}
+	}
+	/*
+	 * Through the pidfd if there is one: the child may have been reaped
+	 * since the last waitpid() (SIGCHLD ignored), and its PID reused
+	 */
+	if (pfd >= 0)
+		syscall(SYS_pidfd_send_signal, pfd, SIGKILL, NULL, 0);
+	else
+		kill(pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+out:
+	if (pfd >= 0)
+		close(pfd);
+}
+
+/*
+ * Run "sframe-gen -q --cache @dir @path" and wait for it, within the time
+ * limit: its standard streams on /dev/null, and without LD_AUDIT in its
+ * environment, so that it does not load this module in turn.
  */
 static void generate(const char *dir, const char *path)
 {
@@ -292,9 +381,9 @@ static void generate(const char *dir, const char *path)
 			       (char *)path, NULL };
 	posix_spawn_file_actions_t fa;
 	char **env, **e;
-	int status, i;
 	size_t n = 0;
 	pid_t pid;
+	int i;
 
 	if (!gen || !*gen || !dir || under_seccomp())
 		return;
@@ -311,11 +400,12 @@ static void generate(const char *dir, const char *path)
 		return;
 	}
 	for (i = 0; i < 3; i++)
-		posix_spawn_file_actions_addopen(&fa, i, "/dev/null",
-						 i ? O_WRONLY : O_RDONLY, 0);
+		if (posix_spawn_file_actions_addopen(&fa, i, "/dev/null",
+						     i ? O_WRONLY : O_RDONLY, 0))
+			goto out;
 	if (!posix_spawn(&pid, gen, &fa, NULL, argv, env))
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
+		wait_gen(pid, gen_timeout_ms());
+out:
 	posix_spawn_file_actions_destroy(&fa);
 	free(env);
 }
