@@ -28,6 +28,9 @@
 #     copy of the file without it mounted over it).
 #   - sframe-audit.so: an sframe-gen that hangs is killed after
 #     $SFRAME_GEN_TIMEOUT seconds, and the program goes on.
+#   - sframe-audit.so: sframe-gen, failing on a read-only cache, is not run
+#     again for the same objects until the marks of the failure are an hour
+#     old; marks in a directory of another user's do not count.
 #
 # The program must exit normally in every case; a case whose cache file
 # must be refused looks for "registered" or "prctl(PR_SFRAME)" (the
@@ -35,7 +38,7 @@
 # module's debug line of the program.  Each group of cases starts with a
 # control, the same run with a file that must be accepted.
 #
-# Exits non-zero if a case fails.
+# Exits non-zero if a case fails.  KEEP=1 keeps the temporary directory.
 set -uo pipefail
 
 n=1
@@ -52,7 +55,7 @@ tap() { # tap OK|FAIL description
 }
 
 T=$(mktemp -d /tmp/sframe-cache-sec.XXXXXX) || exit 1
-trap 'rm -rf "$T"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
 chmod 755 "$T"
 mkdir "$T/bin"
 obj=$T/bin/prog
@@ -70,15 +73,24 @@ gcc -O2 -Wall -o "$T/bin/sframe-nofork" "$(dirname "$0")/sframe-nofork.c" ||
 # A cache file of $obj, root's, that the module accepts
 "$B/sframe-gen" -q -o "$T/good" "$obj" || { tap FAIL "sframe-gen -o $obj"; exit 1; }
 
+# The marks of failed generations of root and nobody: here, not in /tmp
+mkdir -m 700 "$T/run-root" "$T/run-nobody" "$T/run-hang"
+chown nobody "$T/run-nobody"
+
 # audit_run [nobody] VAR=VALUE...: run $obj with the module, its debug
-# lines in $T/audit.err, with VAR=VALUE... for its whole environment; as
-# nobody if asked.  Sets rc, the exit status, and main, the module's line
-# of the program.
+# lines in $T/audit.err, with VAR=VALUE... for its whole environment
+# (and XDG_RUNTIME_DIR); as nobody if asked.  Sets rc, the exit status,
+# and main, the module's line of the program.
 audit_run() {
-	local as=()
-	[ "$1" = nobody ] && { as=(setpriv --reuid=nobody --regid=nogroup --clear-groups --); shift; }
+	local as=() user=root
+	if [ "$1" = nobody ]; then
+		as=(setpriv --reuid=nobody --regid=nogroup --clear-groups --)
+		user=nobody
+		shift
+	fi
 	"${as[@]}" env -i PATH=/usr/bin:/bin LD_AUDIT="$T/bin/sframe-audit.so" \
-		SFRAME_AUDIT_DEBUG=1 "$@" "$obj" >/dev/null 2>"$T/audit.err"
+		SFRAME_AUDIT_DEBUG=1 XDG_RUNTIME_DIR="$T/run-$user" "$@" "$obj" \
+		>/dev/null 2>"$T/audit.err"
 	rc=$?
 	main=$(grep -m1 '^sframe-audit: (main): ' "$T/audit.err")
 	main=${main#sframe-audit: (main): }
@@ -249,7 +261,7 @@ nofork_run() {
 	{
 		env -i PATH=/usr/bin:/bin SFRAME_AUDIT_DEBUG=1 \
 			SFRAME_GEN="$T/bin/sframe-gen" SFRAME_GEN_CACHE="$d" \
-			"$T/bin/sframe-nofork" "$@" \
+			XDG_RUNTIME_DIR="$T/run-root" "$T/bin/sframe-nofork" "$@" \
 			env LD_AUDIT="$T/bin/sframe-audit.so" "$obj" \
 			>/dev/null 2>"$T/audit.err"
 	} 2>/dev/null
@@ -297,7 +309,8 @@ start=$(date +%s)
 {
 	timeout 15 env -i PATH=/usr/bin:/bin LD_AUDIT="$T/bin/sframe-audit.so" \
 		SFRAME_AUDIT_DEBUG=1 SFRAME_GEN="$T/bin/hang" SFRAME_GEN_TIMEOUT=1 \
-		SFRAME_GEN_CACHE="$T/h" "$obj" >/dev/null 2>"$T/audit.err"
+		SFRAME_GEN_CACHE="$T/h" XDG_RUNTIME_DIR="$T/run-hang" "$obj" \
+		>/dev/null 2>"$T/audit.err"
 } 2>/dev/null
 rc=$? secs=$(($(date +%s) - start)) left=
 while read -r p; do
@@ -310,5 +323,40 @@ else
 fi
 # Ours, if still there
 for p in $left; do kill "$p" 2>/dev/null; done
+
+# --- marks of failed generations ---
+
+# nobody's read-only cache, and an sframe-gen that counts its runs
+mkdir -m 555 "$T/ro" && chown nobody "$T/ro"
+touch "$T/calls" && chown nobody "$T/calls"
+cat >"$T/bin/countgen" <<EOF
+#!/bin/sh
+echo "\$@" >>"$T/calls"
+exec "$T/bin/sframe-gen" "\$@"
+EOF
+chmod 755 "$T/bin/countgen"
+calls=()
+for i in 1 2 3; do
+	# The third run: with the marks two hours old
+	[ $i = 3 ] && touch -d '-2 hours' "$T/run-nobody/sframe-gen/"* 2>/dev/null
+	audit_run nobody SFRAME_GEN="$T/bin/countgen" SFRAME_GEN_CACHE="$T/ro"
+	calls+=("$(wc -l <"$T/calls")")
+done
+c=${calls[0]}
+if [ "$c" -gt 0 ] && [ "${calls[1]}" = "$c" ] && [ "${calls[2]}" = $((2 * c)) ] &&
+   [ "$rc" = 0 ]; then
+	tap OK "sframe-audit.so: sframe-gen on a read-only cache: $c runs, then none, then $c again with the marks 2 hours old"
+else
+	tap FAIL "sframe-audit.so: sframe-gen on a read-only cache: runs after each of 3 starts: ${calls[*]}, not $c $c $((2 * c)); exit status $rc"
+fi
+# Marks in a directory of another user's (nobody's), fresh, for root
+mkdir -p "$T/run-evil/sframe-gen" && chown -R nobody "$T/run-evil"
+touch "$T/run-evil/sframe-gen/$name"
+audit_run SFRAME_GEN="$T/bin/sframe-gen" SFRAME_GEN_CACHE="$T/m1" XDG_RUNTIME_DIR="$T/run-evil"
+if [ "$rc" = 0 ] && [ -f "$T/m1/$name" ] && accepted; then
+	tap OK "sframe-audit.so: marks of failure in another user's directory are ignored (control; $main)"
+else
+	tap FAIL "sframe-audit.so: marks of failure in another user's directory: exit status $rc, ${main:-no line of the program}"
+fi
 
 [ $fail = 0 ]

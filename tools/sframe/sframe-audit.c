@@ -13,10 +13,12 @@
  * /var/cache/sframe-gen.  If it is in neither and $SFRAME_GEN names the
  * sframe-gen program, it runs "sframe-gen -q --cache DIR OBJECT" for the
  * first directory and waits for it, $SFRAME_GEN_TIMEOUT seconds at most
- * (default 60), then kills it.
- * The file is mapped privately, the section's function starts are made
- * PC-relative for the load address, and the text of the object is
- * registered.  la_objclose() unregisters it and unmaps the file.
+ * (default 60), then kills it.  If that leaves no file, it does not run it
+ * again for that object for an hour: a mark in $XDG_RUNTIME_DIR/sframe-gen
+ * (or /tmp/sframe-gen-EUID) says so.  The file is mapped privately, the
+ * section's function starts are made PC-relative for the load address,
+ * and the text of the object is registered.  la_objclose() unregisters it
+ * and unmaps the file.
  *
  * Nothing here may disturb the program: every failure is silent, unless
  * $SFRAME_AUDIT_DEBUG is set, which prints one line per object on stderr.
@@ -83,6 +85,7 @@
 #define MAX_NOTES		65536
 #define SFA_MAX_SFRAME		0x40000000UL	/* bytes of a generated section */
 #define SFA_GEN_TIMEOUT		60	/* seconds sframe-gen gets, by default */
+#define SFA_GEN_RETRY		3600	/* seconds before it runs again after failing */
 
 /* The uapi struct of PR_SFRAME_REGISTER (include/uapi/linux/prctl.h) */
 struct sfa_prctl {
@@ -373,41 +376,47 @@ out:
  * Run "sframe-gen -q --cache @dir @path" and wait for it, within the time
  * limit: its standard streams on /dev/null, and without LD_AUDIT in its
  * environment, so that it does not load this module in turn.
+ *
+ * Return: true if it ran.
  */
-static void generate(const char *dir, const char *path)
+static bool generate(const char *dir, const char *path)
 {
 	const char *gen = secure_getenv("SFRAME_GEN");
 	char *const argv[] = { (char *)gen, "-q", "--cache", (char *)dir,
 			       (char *)path, NULL };
 	posix_spawn_file_actions_t fa;
+	bool ran = false;
 	char **env, **e;
 	size_t n = 0;
 	pid_t pid;
 	int i;
 
 	if (!gen || !*gen || !dir || under_seccomp())
-		return;
+		return false;
 	for (e = environ; e && *e; e++)
 		n++;
 	env = calloc(n + 1, sizeof(*env));
 	if (!env)
-		return;
+		return false;
 	for (n = 0, e = environ; e && *e; e++)
 		if (strncmp(*e, "LD_AUDIT=", 9))
 			env[n++] = *e;
 	if (posix_spawn_file_actions_init(&fa)) {
 		free(env);
-		return;
+		return false;
 	}
 	for (i = 0; i < 3; i++)
 		if (posix_spawn_file_actions_addopen(&fa, i, "/dev/null",
 						     i ? O_WRONLY : O_RDONLY, 0))
 			goto out;
-	if (!posix_spawn(&pid, gen, &fa, NULL, argv, env))
+	if (!posix_spawn(&pid, gen, &fa, NULL, argv, env)) {
 		wait_gen(pid, gen_timeout_ms());
+		ran = true;
+	}
 out:
 	posix_spawn_file_actions_destroy(&fa);
 	free(env);
+	return ran;
 }
 
 /*
@@ -459,8 +468,83 @@ static int open_in(const char *dir, const char *name, const char **why)
 }
 
 /*
+ * The directory of the marks of failed generations, opened with O_PATH, or
+ * -1: $XDG_RUNTIME_DIR/sframe-gen (the user's, gone at logout), else
+ * /tmp/sframe-gen-EUID; made 0700 if @make.  Used only if it is trusted()
+ * and not a symbolic link: one that another user made is ignored, and
+ * generation is then retried as if no mark were there.
+ */
+static int marks_dir(bool make)
+{
+	static char buf[PATH_MAX];
+	const char *r = secure_getenv("XDG_RUNTIME_DIR");
+	struct stat st;
+	int n, fd;
+
+	if (r && *r == '/')
+		n = snprintf(buf, sizeof(buf), "%s/sframe-gen", r);
+	else
+		n = snprintf(buf, sizeof(buf), "/tmp/sframe-gen-%u",
+			     (unsigned int)geteuid());
+	if (n <= 0 || (size_t)n >= sizeof(buf))
+		return -1;
+	if (make && mkdir(buf, 0700) && errno != EEXIST)
+		return -1;
+	fd = open(buf, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || !S_ISDIR(st.st_mode) || !trusted(&st)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Whether sframe-gen failed on cache file @name under SFA_GEN_RETRY s ago */
+static bool failed_recently(const char *name)
+{
+	struct timespec now;
+	struct stat st;
+	bool recent;
+	int dfd;
+
+	dfd = marks_dir(false);
+	if (dfd < 0)
+		return false;
+	recent = !fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) &&
+		 S_ISREG(st.st_mode) && trusted(&st) &&
+		 !clock_gettime(CLOCK_REALTIME, &now) &&
+		 now.tv_sec >= st.st_mtime &&
+		 now.tv_sec - st.st_mtime < SFA_GEN_RETRY;
+	close(dfd);
+	return recent;
+}
+
+/* Mark the cache file @name as one sframe-gen failed on, now */
+static void mark_failed(const char *name)
+{
+	int dfd, fd;
+
+	dfd = marks_dir(true);
+	if (dfd < 0)
+		return;
+	fd = openat(dfd, name, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
+		    O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		/* The time of an old mark too */
+		futimens(fd, NULL);
+		close(fd);
+	}
+	close(dfd);
+}
+
+/*
  * Open the cache file of @o: user cache, system cache, else generate into
- * the user cache, unless it exists and is not trusted.
+ * the user cache, unless it exists and is not trusted, or sframe-gen
+ * failed on the object recently.  A generation that leaves no file used
+ * (sframe-gen failed, was killed, or could not write the cache, read-only
+ * for instance) is marked as failed, so that the processes that load the
+ * object in the next SFA_GEN_RETRY seconds do not try again.
  */
 static int open_cache(const char *path, const struct sfa_obj *o,
 		      const char **why)
@@ -484,9 +568,18 @@ static int open_cache(const char *path, const struct sfa_obj *o,
 				ubad = true;
 		}
 		/* What sframe-gen would write there would be refused */
-		if (!pass && !ubad)
-			generate(dirs[0], path);
+		if (pass || ubad)
+			break;
+		if (failed_recently(name)) {
+			*why = "sframe-gen failed on it recently";
+			break;
+		}
+		if (!generate(dirs[0], path))
+			break;
 	}
+	/* The second look failed: after sframe-gen ran */
+	if (pass == 1)
+		mark_failed(name);
 	return -1;
 }
 
