@@ -1083,9 +1083,11 @@ static void test_not_user(void)
  */
 static void test_uretprobe(void)
 {
-	struct return_instance ri[2] = {
-		{ .orig_ret_vaddr = F_B + F_B_SIZE, .next = &ri[1] },
-		{ .orig_ret_vaddr = RA_MAIN },
+	/* Each at the stack pointer of its function's entry */
+	struct return_instance ri[3] = {
+		{ .stack = SP0 + 24, .orig_ret_vaddr = F_B + F_B_SIZE,
+		  .next = &ri[1] },
+		{ .stack = SP0 + 32 + 8, .orig_ret_vaddr = RA_MAIN },
 	};
 	struct uprobe_task utask = { .return_instances = &ri[0] };
 	unsigned long ips[MAX_CHAIN];
@@ -1108,11 +1110,37 @@ static void test_uretprobe(void)
 		    RA_MAIN, RA_START);
 	check_clean();
 
-	/* One pending return: the trampoline further up is not replaced */
-	ri[0].next = NULL;
+	/*
+	 * A's probe came from a tail call of another probed function: two
+	 * instances, the first chained, behind A's one trampoline address
+	 */
+	ri[2] = ri[1];
+	ri[1] = (struct return_instance){ .stack = SP0 + 24,
+		.orig_ret_vaddr = F_B + F_B_SIZE, .next = &ri[2] };
+	ri[0].chained = true;
 	n = walk(ips, MAX_CHAIN);
-	CHECK(n >= 2 && ips[1] == F_B + F_B_SIZE);
-	CHECK(n < 3 || ips[2] != RA_MAIN);
+	CHECK_CHAIN("a chained instance", ips, n, F_A + 0x10, F_B + F_B_SIZE,
+		    RA_MAIN, RA_START);
+	check_clean();
+
+	/* An instance left by a longjmp() past its frame: below SP */
+	ri[0] = (struct return_instance){ .stack = SP0 - 64,
+		.orig_ret_vaddr = LIB + 0x40, .next = &ri[1] };
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("a stale instance", ips, n, F_A + 0x10, F_B + F_B_SIZE,
+		    RA_MAIN, RA_START);
+	check_clean();
+
+	/*
+	 * Sampled in the trampoline, returning from A to B: the topmost
+	 * frame is the trampoline's (perf's fixup maps it to the first
+	 * instance); B's caller's trampoline address is the next one's
+	 */
+	utask.return_instances = &ri[1];
+	set_regs(URETPROBE_TRAMP + 7, SP0 + 32, FP_MAIN);
+	n = walk(ips, MAX_CHAIN);
+	CHECK(n >= 1 && ips[0] == URETPROBE_TRAMP + 7);
+	CHECK(n < 2 || ips[1] != F_B + F_B_SIZE);
 	sim_task.utask = NULL;
 	check_clean();
 }

@@ -10,8 +10,13 @@
 
 #include <asm/ptrace.h>
 
+/* x86's: the trampoline is the first slot of the XOL area */
+#define UPROBE_XOL_SLOT_BYTES	128
+
 struct return_instance {
+	unsigned long		stack;		/* stack pointer */
 	unsigned long		orig_ret_vaddr;	/* original return address */
+	bool			chained;	/* true, if instance is nested */
 	struct return_instance	*next;		/* keep as stack */
 };
 
