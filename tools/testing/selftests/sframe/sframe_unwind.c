@@ -1820,8 +1820,10 @@ TEST(hostile_section_sampling)
 		event = trace_fres(trace, " event ");
 		task = trace_fres(trace, " task ");
 		free(trace);
-		TH_LOG("%s: %ld samples with SFrame, %ld without; FREs read %ld in the event, %ld at the return to user space",
-		       mode[defer], on, off, event, task);
+		TH_LOG("%s: %ld samples with SFrame, %ld without", mode[defer],
+		       on, off);
+		TH_LOG("%s: FREs read %ld in the event, %ld at the return to user space",
+		       mode[defer], event, task);
 		EXPECT_LE(event, HOSTILE_FRES_BOUND);
 		EXPECT_LE(task, HOSTILE_FRES_BOUND);
 		EXPECT_LE(100, off);

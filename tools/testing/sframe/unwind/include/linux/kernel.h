@@ -16,8 +16,8 @@
 
 extern unsigned long sim_warnings;
 
-/* One load, as the kernel's: the harness is single-threaded */
-#define READ_ONCE(x)	(*(const volatile typeof(x) *)&(x))
+/* One load, as the kernel's */
+#define READ_ONCE(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
 
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
