@@ -28,7 +28,9 @@
 # (named as sframe-gen --name says), leave zstd (which has .sframe) to the
 # kernel, and get as far as prctl(PR_SFRAME) for the others (which the
 # host's kernel may refuse).  Last, devtools/tests/sframe-cache-sec.sh:
-# attacks on the cache, from other users, which must fail.
+# attacks on the cache, from other users, which must fail; and
+# devtools/tests/sframe-audit-objects.sh: which cache file the module
+# takes for an object, and what it registers.
 #
 # --tap: one TAP line per object.  Exit status non-zero on a mismatch.
 #
@@ -41,7 +43,7 @@ W=$SFRAME_CACHE/work/sframe-gen-check
 
 inner() {
 	local tap=$1; shift
-	local n=0 fail=0 f line out left pcs=0 fns=0 mism=0 unrep=0
+	local n=0 fail=0 f line out left pcs=0 fns=0 mism=0 unrep=0 sec
 	mkdir -p "$W"
 	for f in "$@"; do
 		n=$((n + 1))
@@ -84,7 +86,11 @@ inner() {
 		fi
 	done
 	audit $((n + 1)) || fail=$((fail + 1))
-	"$REPO/devtools/tests/sframe-cache-sec.sh" -n $((n + 2)) "$B" || fail=$((fail + 1))
+	n=$((n + 2))
+	sec=$("$REPO/devtools/tests/sframe-cache-sec.sh" -n $n "$B") || fail=$((fail + 1))
+	echo "$sec"
+	n=$((n + $(grep -cE '^(not )?ok ' <<<"$sec")))
+	"$REPO/devtools/tests/sframe-audit-objects.sh" -n $n "$B" || fail=$((fail + 1))
 	echo "checked $pcs PCs in $fns functions, $mism mismatches, $unrep unrepresentable"
 	[ $fail = 0 ]
 }

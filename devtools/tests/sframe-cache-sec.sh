@@ -34,9 +34,10 @@
 #
 # The program must exit normally in every case; a case whose cache file
 # must be refused looks for "registered" or "prctl(PR_SFRAME)" (the
-# file was accepted, and the kernel may refuse the registration) in the
-# module's debug line of the program.  Each group of cases starts with a
-# control, the same run with a file that must be accepted.
+# file was accepted, and the kernel may refuse the registration) at the
+# start of one of the module's debug lines of the program.  Each group of
+# cases starts with a control, the same run with a file that must be
+# accepted.
 #
 # Exits non-zero if a case fails.  KEEP=1 keeps the temporary directory.
 set -uo pipefail
@@ -80,7 +81,7 @@ chown nobody "$T/run-nobody"
 # audit_run [nobody] VAR=VALUE...: run $obj with the module, its debug
 # lines in $T/audit.err, with VAR=VALUE... for its whole environment
 # (and XDG_RUNTIME_DIR); as nobody if asked.  Sets rc, the exit status,
-# and main, the module's line of the program.
+# and main, the module's lines of the program (main_lines).
 audit_run() {
 	local as=() user=root
 	if [ "$1" = nobody ]; then
@@ -92,10 +93,14 @@ audit_run() {
 		SFRAME_AUDIT_DEBUG=1 XDG_RUNTIME_DIR="$T/run-$user" "$@" "$obj" \
 		>/dev/null 2>"$T/audit.err"
 	rc=$?
-	main=$(grep -m1 '^sframe-audit: (main): ' "$T/audit.err")
-	main=${main#sframe-audit: (main): }
+	main=$(main_lines)
 }
-accepted() { [[ $main =~ ^(registered|prctl\(PR_SFRAME\)) ]]; }
+# main_lines: the module's debug lines of the program in $T/audit.err,
+# without their prefix, joined with " | "
+main_lines() {
+	sed -n 's/^sframe-audit: (main): //p' "$T/audit.err" | sed ':a;N;$!ba;s/\n/ | /g'
+}
+accepted() { [[ $main =~ (^|' | ')(registered|prctl\(PR_SFRAME\)) ]]; }
 
 # check_run OK|REFUSED DESCRIPTION: a TAP line for the last audit_run
 check_run() {
@@ -266,8 +271,7 @@ nofork_run() {
 			>/dev/null 2>"$T/audit.err"
 	} 2>/dev/null
 	rc=$?
-	main=$(grep -m1 '^sframe-audit: (main): ' "$T/audit.err")
-	main=${main#sframe-audit: (main): }
+	main=$(main_lines)
 }
 
 # check_nofork DESCRIPTION DIR: a TAP line for the last nofork_run, in

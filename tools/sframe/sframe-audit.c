@@ -7,10 +7,11 @@
  * .sframe are left to the kernel's discovery.
  *
  * For each object, the module reads the ELF program headers, computes the
- * cache file name from the build ID (sframe_cache.h) and looks for it in
- * $SFRAME_GEN_CACHE (default $XDG_CACHE_HOME/sframe-gen, or
- * $HOME/.cache/sframe-gen; relative paths are ignored) and then in
- * /var/cache/sframe-gen.  If it is in neither and $SFRAME_GEN names the
+ * cache file name from the build ID and the size (sframe_cache.h) and
+ * looks for it in $SFRAME_GEN_CACHE (default $XDG_CACHE_HOME/sframe-gen,
+ * or $HOME/.cache/sframe-gen; relative paths are ignored) and then in
+ * /var/cache/sframe-gen: a file refused in the first does not hide the
+ * second's.  If neither has one that fits and $SFRAME_GEN names the
  * sframe-gen program, it runs "sframe-gen -q --cache DIR OBJECT" for the
  * first directory and waits for it, $SFRAME_GEN_TIMEOUT seconds at most
  * (default 60), then kills it.  If that leaves no file, it does not run it
@@ -21,7 +22,8 @@
  * and unmaps the file.
  *
  * Nothing here may disturb the program: every failure is silent, unless
- * $SFRAME_AUDIT_DEBUG is set, which prints one line per object on stderr.
+ * $SFRAME_AUDIT_DEBUG is set, which says what happens to each object on
+ * stderr.
  * A cache file is used only if it is a regular file, not a symbolic link,
  * if it and its directory belong to root or to the process's effective
  * user and nobody else may write them (whoever can write them decides what
@@ -373,17 +375,20 @@ out:
 }
 
 /*
- * Run "sframe-gen -q --cache @dir @path" and wait for it, within the time
- * limit: its standard streams on /dev/null, and without LD_AUDIT in its
- * environment, so that it does not load this module in turn.
+ * Run "sframe-gen -q [--force] --cache @dir @path" and wait for it, within
+ * the time limit: its standard streams on /dev/null, and without LD_AUDIT
+ * in its environment, so that it does not load this module in turn.
+ * @force: replace the file that is there (which does not fit the object).
  *
  * Return: true if it ran.
  */
-static bool generate(const char *dir, const char *path)
+static bool generate(const char *dir, const char *path, bool force)
 {
 	const char *gen = secure_getenv("SFRAME_GEN");
 	char *const argv[] = { (char *)gen, "-q", "--cache", (char *)dir,
 			       (char *)path, NULL };
+	char *const fargv[] = { (char *)gen, "-q", "--force", "--cache",
+				(char *)dir, (char *)path, NULL };
 	posix_spawn_file_actions_t fa;
 	bool ran = false;
 	char **env, **e;
@@ -409,7 +414,7 @@ static bool generate(const char *dir, const char *path)
 		if (posix_spawn_file_actions_addopen(&fa, i, "/dev/null",
 						     i ? O_WRONLY : O_RDONLY, 0))
 			goto out;
-	if (!posix_spawn(&pid, gen, &fa, NULL, argv, env)) {
+	if (!posix_spawn(&pid, gen, &fa, NULL, force ? fargv : argv, env)) {
 		wait_gen(pid, gen_timeout_ms());
 		ran = true;
 	}
@@ -539,20 +544,53 @@ static void mark_failed(const char *name)
 }
 
 /*
- * Open the cache file of @o: user cache, system cache, else generate into
- * the user cache, unless it exists and is not trusted, or sframe-gen
- * failed on the object recently.  A generation that leaves no file used
- * (sframe-gen failed, was killed, or could not write the cache, read-only
- * for instance) is marked as failed, so that the processes that load the
- * object in the next SFA_GEN_RETRY seconds do not try again.
+ * Why the cache file @fd does not fit the object @o, or NULL if it does:
+ * its header, read into @h, must be for the object (build ID, size and
+ * executable segment span) and say exactly what sframe-gen writes, the
+ * header, then the section, to the end of the file.  So what is mapped
+ * and populated is the section and no more, and every page of the mapping
+ * is backed by the file (no SIGBUS).
  */
-static int open_cache(const char *path, const struct sfa_obj *o,
-		      const char **why)
+static const char *misfit(int fd, const struct sfa_obj *o,
+			  struct sfg_cache_hdr *h)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    read_at(fd, h, sizeof(*h), 0) ||
+	    memcmp(h->magic, SFG_CACHE_MAGIC, sizeof(h->magic)) ||
+	    h->version != SFG_CACHE_VERSION ||
+	    h->text_start != o->text_start || h->text_end != o->text_end ||
+	    h->obj_size != (uint64_t)o->st.st_size ||
+	    h->build_id_len != o->build_id_len ||
+	    memcmp(h->build_id, o->build_id, o->build_id_len))
+		return "cache file does not match the object";
+	if (h->hdr_size != sizeof(*h) || h->sframe_size > SFA_MAX_SFRAME ||
+	    (uint64_t)st.st_size != sizeof(*h) + h->sframe_size)
+		return "cache file's sizes do not match its header";
+	return NULL;
+}
+
+/*
+ * Open the cache file of @o (the object @path, @obj in messages) that fits
+ * it (misfit()), with its header in @h and its path in @file: from the
+ * user cache, else from the system cache.  A file that is refused in one
+ * directory does not hide the other's.  If neither has one, generate it
+ * into the user cache, unless that exists and is not trusted, or
+ * sframe-gen failed on the object recently; the user cache's file, if it
+ * was there and did not fit, is replaced.  A generation that leaves no
+ * file used (sframe-gen failed, was killed, or could not write the cache,
+ * read-only for instance) is marked as failed, so that the processes that
+ * load the object in the next SFA_GEN_RETRY seconds do not try again.
+ */
+static int open_cache(const char *path, const char *obj,
+		      const struct sfa_obj *o, struct sfg_cache_hdr *h,
+		      char *file, size_t flen)
 {
 	static char name[256], ubuf[PATH_MAX];
-	bool ubad = false;
-	const char *dirs[2];
-	int i, fd, pass;
+	const char *dirs[2], *why, *last = "no generated SFrame";
+	bool ubad = false, stale = false;
+	int i, fd, n, pass;
 
 	sfg_cache_name(name, sizeof(name), o->build_id, o->build_id_len, &o->st);
 	dirs[0] = user_cache(ubuf, sizeof(ubuf));
@@ -561,85 +599,83 @@ static int open_cache(const char *path, const struct sfa_obj *o,
 		for (i = 0; i < 2; i++) {
 			if (!dirs[i])
 				continue;
-			fd = open_in(dirs[i], name, why);
-			if (fd >= 0)
+			why = NULL;
+			fd = open_in(dirs[i], name, &why);
+			if (fd == -2) {
+				say(obj, "%s: %s", dirs[i], why);
+				ubad |= !i;
+				continue;
+			}
+			if (fd < 0) {
+				if (why)
+					say(obj, "%s/%s: %s", dirs[i], name, why);
+				continue;
+			}
+			why = misfit(fd, o, h);
+			n = snprintf(file, flen, "%s/%s", dirs[i], name);
+			if (!why && n > 0 && (size_t)n < flen)
 				return fd;
-			if (fd == -2 && !i)
-				ubad = true;
+			say(obj, "%s/%s: %s", dirs[i], name,
+			    why ? why : "path too long");
+			close(fd);
+			stale |= !i;
 		}
 		/* What sframe-gen would write there would be refused */
 		if (pass || ubad)
 			break;
 		if (failed_recently(name)) {
-			*why = "sframe-gen failed on it recently";
+			last = "sframe-gen failed on it recently";
 			break;
 		}
-		if (!generate(dirs[0], path))
+		if (!generate(dirs[0], path, stale))
 			break;
 	}
 	/* The second look failed: after sframe-gen ran */
 	if (pass == 1)
 		mark_failed(name);
+	say(obj, "%s", last);
 	return -1;
 }
 
-/* Map the cache file @fd for the object @o loaded at @bias, and register */
-static struct sfa_reg *attach(const char *name, int fd,
+/*
+ * Map the cache file @fd (@file, of header @h, which fits @o) for the
+ * object @o loaded at @bias, and register
+ */
+static struct sfa_reg *attach(const char *name, int fd, const char *file,
+			      const struct sfg_cache_hdr *h,
 			      const struct sfa_obj *o, uint64_t bias)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	struct sfg_cache_hdr h;
-	struct stat st;
 	struct sfa_prctl args;
 	struct sfa_reg *reg;
 	uint8_t *map, *sec;
 	size_t len;
 
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
-	    read_at(fd, &h, sizeof(h), 0) ||
-	    memcmp(h.magic, SFG_CACHE_MAGIC, sizeof(h.magic)) ||
-	    h.version != SFG_CACHE_VERSION ||
-	    h.text_start != o->text_start || h.text_end != o->text_end ||
-	    h.obj_size != (uint64_t)o->st.st_size ||
-	    h.build_id_len != o->build_id_len ||
-	    memcmp(h.build_id, o->build_id, o->build_id_len)) {
-		say(name, "cache file does not match the object");
-		return NULL;
-	}
-	/*
-	 * Exactly what sframe-gen writes, before anything is mapped: the
-	 * header, then the section, to the end of the file.  So what is
-	 * mapped and populated is the section and no more, and every page
-	 * of the mapping is backed by the file (no SIGBUS).
-	 */
-	if (h.hdr_size != sizeof(h) || h.sframe_size > SFA_MAX_SFRAME ||
-	    (uint64_t)st.st_size != sizeof(h) + h.sframe_size) {
-		say(name, "cache file's sizes do not match its header");
-		return NULL;
-	}
-	len = sizeof(h) + h.sframe_size;
+	len = sizeof(*h) + h->sframe_size;
 	/* Populated: the kernel reads it in NMI context, without faulting */
 	map = mmap(NULL, len, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_POPULATE, fd, 0);
 	if (map == MAP_FAILED) {
-		say(name, "mmap: %s", strerror(errno));
+		say(name, "%s: mmap: %s", file, strerror(errno));
 		return NULL;
 	}
-	sec = map + h.hdr_size;
-	if (sfg_cache_relocate(sec, h.sframe_size, bias, (uintptr_t)sec) ||
+	sec = map + h->hdr_size;
+	if (sfg_cache_relocate(sec, h->sframe_size, bias, (uintptr_t)sec) ||
 	    mprotect(map, len, PROT_READ)) {
-		say(name, "bad cache file");
+		say(name, "%s: bad cache file", file);
 		goto unmap;
 	}
 	args = (struct sfa_prctl){
 		.text_start = (bias + o->text_start) & ~(uint64_t)(page - 1),
 		.sframe_start = (uintptr_t)sec,
-		.sframe_len = h.sframe_size,
+		.sframe_len = h->sframe_size,
 	};
 	args.text_len = ((bias + o->text_end + page - 1) & ~(uint64_t)(page - 1)) -
 			args.text_start;
 	if (prctl(PR_SFRAME, PR_SFRAME_REGISTER, &args, sizeof(args), 0)) {
-		say(name, "prctl(PR_SFRAME): %s", strerror(errno));
+		say(name, "prctl(PR_SFRAME): %s (%#llx-%#llx, %s)",
+		    strerror(errno), (unsigned long long)args.text_start,
+		    (unsigned long long)(args.text_start + args.text_len), file);
 		goto unmap;
 	}
 	reg = malloc(sizeof(*reg));
@@ -649,10 +685,10 @@ static struct sfa_reg *attach(const char *name, int fd,
 		goto unmap;
 	}
 	*reg = (struct sfa_reg){ map, len, args.text_start };
-	say(name, "registered %#llx-%#llx with %llu bytes of SFrame",
+	say(name, "registered %#llx-%#llx with %llu bytes of SFrame of %s",
 	    (unsigned long long)args.text_start,
 	    (unsigned long long)(args.text_start + args.text_len),
-	    (unsigned long long)h.sframe_size);
+	    (unsigned long long)h->sframe_size, file);
 	return reg;
 unmap:
 	munmap(map, len);
@@ -667,8 +703,8 @@ unsigned int la_version(unsigned int version)
 unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie)
 {
 	const char *path = map->l_name;
-	static char exe[PATH_MAX];
-	const char *why = NULL;
+	static char exe[PATH_MAX], file[PATH_MAX + 256];
+	struct sfg_cache_hdr h;
 	struct sfa_obj o;
 	int fd, kind, saved = errno;
 	ssize_t n;
@@ -696,12 +732,10 @@ unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie)
 			say(map->l_name, "has .sframe");
 		goto out;
 	}
-	fd = open_cache(path, &o, &why);
-	if (fd < 0) {
-		say(map->l_name, "%s", why ? why : "no generated SFrame");
+	fd = open_cache(path, map->l_name, &o, &h, file, sizeof(file));
+	if (fd < 0)
 		goto out;
-	}
-	*cookie = (uintptr_t)attach(map->l_name, fd, &o, map->l_addr);
+	*cookie = (uintptr_t)attach(map->l_name, fd, file, &h, &o, map->l_addr);
 	close(fd);
 out:
 	errno = saved;

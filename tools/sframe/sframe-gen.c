@@ -5,8 +5,8 @@
  * unwinder (see Documentation/userspace-api/sframe.rst).
  *
  *   sframe-gen [-q] -o FILE ELF       write a cache file for ELF to FILE
- *   sframe-gen [-q] --cache DIR ELF...  write DIR/<build-id>.sframe for
- *                                      each ELF (kept if already there)
+ *   sframe-gen [-q] --cache DIR ELF...  write DIR/<build-id>-<size>.sframe
+ *                                      for each ELF (kept if already there)
  *   sframe-gen --name ELF              print the cache file name of ELF
  *
  * The cache file format is in sframe_cache.h; sframe-audit.so maps those

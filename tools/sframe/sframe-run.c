@@ -7,8 +7,8 @@
  *
  * It adds sframe-audit.so, from its own directory, to LD_AUDIT, points
  * SFRAME_GEN at the sframe-gen next to it (unless already set), and
- * executes PROGRAM.  -v sets SFRAME_AUDIT_DEBUG: one line per object on
- * stderr.
+ * executes PROGRAM.  -v sets SFRAME_AUDIT_DEBUG: what happens to each
+ * object, on stderr.
  */
 #define _GNU_SOURCE
 #include <libgen.h>
@@ -24,7 +24,7 @@ static void print_help(FILE *f)
 		"usage: sframe-run [-v] PROGRAM [ARGS...]\n"
 		"Run PROGRAM with sframe-audit.so: the objects it loads without\n"
 		".sframe get SFrame generated from their .eh_frame by sframe-gen,\n"
-		"cached by build ID in $SFRAME_GEN_CACHE (default\n"
+		"cached by build ID and size in $SFRAME_GEN_CACHE (default\n"
 		"$XDG_CACHE_HOME/sframe-gen or ~/.cache/sframe-gen; absolute\n"
 		"paths only) or /var/cache/sframe-gen, and registered with\n"
 		"prctl(PR_SFRAME) for the kernel's SFrame unwinder.  A cache\n"

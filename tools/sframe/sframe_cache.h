@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The files of the sframe-gen cache: one per ELF object, named by the
- * object's build ID, holding a header and an SFrame V3 section generated
+ * object's build ID and size, holding a header and an SFrame V3 section generated
  * for the object by sframe-gen.  In the file, the section's function start
  * fields hold the functions' ELF addresses, and SFRAME_F_FDE_FUNC_START_PCREL
  * is clear; whoever maps the file for a process turns them into the
@@ -52,8 +52,12 @@ struct sfg_cache_hdr {
 };
 
 /*
- * The cache file name of an object: its build ID in hex, or, without one,
- * its device, inode, size and modification time.
+ * The cache file name of an object: its build ID and its size in hex,
+ * "<build-id>-<size>.sframe", or, without a build ID, its device, inode,
+ * size and modification time.  The size tells apart objects that share a
+ * build ID, such as an object and its copy made by strip(1), which keeps
+ * the build ID: each has a file of its own, and neither's hides the
+ * other's.
  */
 static inline void sfg_cache_name(char *buf, size_t len, const uint8_t *id,
 				  unsigned int id_len, const struct stat *st)
@@ -71,7 +75,8 @@ static inline void sfg_cache_name(char *buf, size_t len, const uint8_t *id,
 	}
 	for (i = 0; i < id_len && at + 3 < len; i++, at += 2)
 		snprintf(buf + at, len - at, "%02x", id[i]);
-	snprintf(buf + at, len - at, ".sframe");
+	snprintf(buf + at, len - at, "-%llx.sframe",
+		 (unsigned long long)st->st_size);
 }
 
 static inline uint64_t sfg_get(const uint8_t *p, unsigned int n, bool swap)

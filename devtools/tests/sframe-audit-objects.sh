@@ -1,0 +1,134 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# sframe-audit-objects.sh [-n N] B: which cache file sframe-audit.so
+# (tools/sframe, built in B) takes for an object, and what it registers
+# from it; one TAP line per case, numbered from N (default 1).  Run as
+# root, natively, with gcc, like sframe-cache-sec.sh
+# (devtools/sframe-gen-check.sh runs both in the sid root), on programs
+# built here with build IDs of their own, so that no system cache has
+# their files.  The kernel may lack PR_SFRAME (prctl() then fails with
+# EINVAL): what the module chose is read from its debug lines
+# ($SFRAME_AUDIT_DEBUG), which name the cache file of each range it
+# registers or tries to register.
+#
+#   - The cache: a file of the unstripped program (same build ID, other
+#     size) in $SFRAME_GEN_CACHE does not hide the stripped program's
+#     file in /var/cache/sframe-gen; nor does a file under the program's
+#     own name that does not match it (another text span in its header);
+#     sframe-gen, run by the module, replaces such a file in
+#     $SFRAME_GEN_CACHE.
+#
+# Files named after its own build IDs go to /var/cache/sframe-gen (made
+# 0755 if missing, then removed), and are removed at the end.  Exits
+# non-zero if a case fails.  KEEP=1 keeps the temporary directory.
+set -uo pipefail
+
+n=1
+if [ "${1:-}" = -n ]; then n=$2; shift 2; fi
+B=${1:?usage: sframe-audit-objects.sh [-n N] BUILD_DIR}
+B=$(cd "$B" && pwd) || exit 1
+[ "$(id -u)" = 0 ] || { echo "sframe-audit-objects.sh: run as root" >&2; exit 1; }
+
+fail=0
+tap() { # tap OK|FAIL description
+	if [ "$1" = OK ]; then echo "ok $n $2"
+	else echo "not ok $n $2"; fail=$((fail + 1)); fi
+	n=$((n + 1))
+}
+
+SYS=/var/cache/sframe-gen
+made_sys=
+ids=()
+T=$(mktemp -d /tmp/sframe-audit-objects.XXXXXX) || exit 1
+cleanup() {
+	local id
+	for id in "${ids[@]}"; do rm -f "$SYS/$id"*.sframe; done
+	[ -n "$made_sys" ] && rmdir "$SYS" 2>/dev/null
+	[ -n "${KEEP:-}" ] || rm -rf "$T"
+}
+trap cleanup EXIT
+chmod 755 "$T"
+mkdir -m 700 "$T/run"
+if ! [ -e "$SYS" ]; then
+	mkdir -p -m 755 "$SYS" || { tap FAIL "mkdir $SYS"; exit 1; }
+	made_sys=1
+fi
+
+# newid: a build ID of our own, in $id
+newid() {
+	id=$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')
+	ids+=("$id")
+}
+
+# audit_run PROGRAM VAR=VALUE...: run PROGRAM with the module, with
+# VAR=VALUE... for its whole environment.  Sets rc, its exit status, out,
+# its standard output, and main, the module's lines of the program,
+# without their prefix, in $T/main (and joined with " | ").
+audit_run() {
+	local prog=$1
+	shift
+	out=$(env -i PATH=/usr/bin:/bin LD_AUDIT="$B/sframe-audit.so" \
+		SFRAME_AUDIT_DEBUG=1 XDG_RUNTIME_DIR="$T/run" "$@" "$prog" \
+		2>"$T/audit.err")
+	rc=$?
+	sed -n 's/^sframe-audit: (main): //p' "$T/audit.err" >"$T/main"
+	main=$(sed ':a;N;$!ba;s/\n/ | /g' "$T/main")
+}
+
+# took FILE: whether the module registered, or tried to register, a range
+# of the program with the cache file FILE
+took() {
+	grep -E '^(registered |prctl\(PR_SFRAME\): )' "$T/main" | grep -qF -- "$1"
+}
+
+# check_took FILE DESCRIPTION: a TAP line for the last audit_run, which
+# had to take FILE
+check_took() {
+	if [ "$rc" = 0 ] && took "$1"; then
+		tap OK "sframe-audit.so: $2 ($main)"
+	else
+		tap FAIL "sframe-audit.so: $2: exit status $rc, ${main:-no line of the program}"
+		sed 's/^/# /' "$T/audit.err"
+	fi
+}
+
+# misfit SRC DST: DST, a copy of the cache file SRC whose header says
+# another text span (its end a page further)
+misfit() {
+	python3 - "$1" "$2" <<-'EOF'
+		import struct, sys
+		d = bytearray(open(sys.argv[1], 'rb').read())
+		end = struct.unpack_from('=Q', d, 32)[0]
+		struct.pack_into('=Q', d, 32, end + 4096)
+		open(sys.argv[2], 'wb').write(d)
+	EOF
+}
+
+# --- the cache ---
+
+# A program and its stripped copy: one build ID, two sizes
+mkdir "$T/a" "$T/a1" "$T/a2" "$T/a3"
+newid
+full=$T/a/full prog=$T/a/prog
+echo 'int main(void) { return 0; }' |
+	gcc -O2 -g -Wl,--build-id=0x"$id" -o "$full" -x c - || { tap FAIL "gcc $full"; exit 1; }
+cp "$full" "$prog" && strip "$prog" || { tap FAIL "strip $prog"; exit 1; }
+"$B/sframe-gen" -q --cache "$T/a1" "$full" &&
+	"$B/sframe-gen" -q --cache "$SYS" "$prog" || { tap FAIL "sframe-gen --cache"; exit 1; }
+pname=$("$B/sframe-gen" --name "$prog") && fname=$("$B/sframe-gen" --name "$full") ||
+	{ tap FAIL "sframe-gen --name"; exit 1; }
+
+audit_run "$prog" SFRAME_GEN_CACHE="$T/a1"
+check_took "$SYS/$pname" "the stripped program's file in $SYS, past one of the unstripped program in \$SFRAME_GEN_CACHE"
+
+misfit "$SYS/$pname" "$T/a2/$pname" || { tap FAIL "misfit $T/a2/$pname"; exit 1; }
+audit_run "$prog" SFRAME_GEN_CACHE="$T/a2"
+check_took "$SYS/$pname" "the program's file in $SYS, past one of its name in \$SFRAME_GEN_CACHE that does not match it"
+
+# Nothing in $SYS for the unstripped program: sframe-gen replaces the file
+misfit "$T/a1/$fname" "$T/a3/$fname" || { tap FAIL "misfit $T/a3/$fname"; exit 1; }
+audit_run "$full" SFRAME_GEN_CACHE="$T/a3" SFRAME_GEN="$B/sframe-gen"
+check_took "$T/a3/$fname" "sframe-gen replaces the file in \$SFRAME_GEN_CACHE that does not match the program"
+
+[ $fail = 0 ]
