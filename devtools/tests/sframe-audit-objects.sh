@@ -18,6 +18,10 @@
 #     own name that does not match it (another text span in its header);
 #     sframe-gen, run by the module, replaces such a file in
 #     $SFRAME_GEN_CACHE.
+#   - Executable segments: a program with two, a function of its own
+#     placed far after the others by the linker, gets one registration
+#     per segment, each of the range the segment's mapping has in
+#     /proc/self/maps (which the program prints).
 #
 # Files named after its own build IDs go to /var/cache/sframe-gen (made
 # 0755 if missing, then removed), and are removed at the end.  Exits
@@ -130,5 +134,57 @@ check_took "$SYS/$pname" "the program's file in $SYS, past one of its name in \$
 misfit "$T/a1/$fname" "$T/a3/$fname" || { tap FAIL "misfit $T/a3/$fname"; exit 1; }
 audit_run "$full" SFRAME_GEN_CACHE="$T/a3" SFRAME_GEN="$B/sframe-gen"
 check_took "$T/a3/$fname" "sframe-gen replaces the file in \$SFRAME_GEN_CACHE that does not match the program"
+
+# --- executable segments ---
+
+mkdir "$T/b" "$T/bc"
+cat >"$T/b/two.c" <<'EOF'
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* In a section of its own, which the linker puts in a segment of its own */
+__attribute__((noinline, section("farcode"))) int far(int x)
+{
+	return x * 3 + 1;
+}
+
+/* Print the executable mappings of the program */
+int main(int argc, char **argv)
+{
+	char exe[PATH_MAX], line[PATH_MAX + 256], perm[8], path[PATH_MAX];
+	unsigned long lo, hi;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	(void)argv;
+	if (n <= 0 || !f)
+		return 1;
+	exe[n] = 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %4095s", &lo, &hi,
+			   perm, path) == 4 && perm[2] == 'x' && !strcmp(path, exe))
+			printf("%#lx-%#lx\n", lo, hi);
+	fclose(f);
+	return far(argc) == 4 ? 0 : 1;
+}
+EOF
+newid
+two=$T/b/two
+gcc -O2 -Wl,--build-id=0x"$id" -Wl,--section-start=farcode=0x200000 \
+	-o "$two" "$T/b/two.c" || { tap FAIL "gcc $two"; exit 1; }
+segs=$(readelf -lW "$two" | grep -cE '^ +LOAD .* R E ')
+"$B/sframe-gen" -q --cache "$T/bc" "$two" || { tap FAIL "sframe-gen --cache $two"; exit 1; }
+audit_run "$two" SFRAME_GEN_CACHE="$T/bc"
+want=$(sort <<<"$out")
+got=$(sed -nE 's/^registered (0x[0-9a-f]+-0x[0-9a-f]+) .*/\1/p
+	s/^prctl\(PR_SFRAME\): .* \((0x[0-9a-f]+-0x[0-9a-f]+), .*/\1/p' "$T/main" | sort)
+if [ "$rc" = 0 ] && [ "$segs" = 2 ] && [ "$(wc -l <<<"$want")" = 2 ] && [ "$got" = "$want" ]; then
+	tap OK "sframe-audit.so: a program with 2 executable segments: one registration each, of its mapping ($main)"
+else
+	tap FAIL "sframe-audit.so: a program with $segs executable segments, mapped at $(echo $want): exit status $rc, ${main:-no line of the program}"
+	sed 's/^/# /' "$T/audit.err"
+fi
 
 [ $fail = 0 ]

@@ -18,8 +18,8 @@
  * again for that object for an hour: a mark in $XDG_RUNTIME_DIR/sframe-gen
  * (or /tmp/sframe-gen-EUID) says so.  The file is mapped privately, the
  * section's function starts are made PC-relative for the load address,
- * and the text of the object is registered.  la_objclose() unregisters it
- * and unmaps the file.
+ * and it is registered for each executable segment of the object.
+ * la_objclose() unregisters them and unmaps the file.
  *
  * Nothing here may disturb the program: every failure is silent, unless
  * $SFRAME_AUDIT_DEBUG is set, which says what happens to each object on
@@ -98,11 +98,15 @@ struct sfa_prctl {
 	uint64_t	flags;
 };
 
-/* What la_objclose() undoes, in the cookie of the object */
+/*
+ * What la_objclose() undoes, in the cookie of the object: the mapping of
+ * the cache file, and the start of each range registered with it
+ */
 struct sfa_reg {
 	void		*map;
 	size_t		map_len;
-	uint64_t	text_start;
+	unsigned int	nr;
+	uint64_t	text_start[];
 };
 
 static int debug = -1;
@@ -127,13 +131,39 @@ static int read_at(int fd, void *buf, size_t len, off_t off)
 	return pread(fd, buf, len, off) == (ssize_t)len ? 0 : -1;
 }
 
-/* The object as the cache knows it */
+/*
+ * The object as the cache knows it, and its executable segments (ELF
+ * addresses, in address order), which text_start and text_end span
+ */
 struct sfa_obj {
 	uint64_t	text_start, text_end;
 	uint8_t		build_id[64];
 	unsigned int	build_id_len;
 	struct stat	st;
+	unsigned int	nr_segs;
+	struct {
+		uint64_t	start, end;
+	} segs[MAX_PHDRS];
 };
+
+/* Add the executable segment [@start, @end) to @o, in address order */
+static void add_seg(struct sfa_obj *o, uint64_t start, uint64_t end)
+{
+	unsigned int i = o->nr_segs;
+
+	if (start >= end || i >= MAX_PHDRS)
+		return;
+	/* At most MAX_PHDRS moves */
+	for (; i && o->segs[i - 1].start > start; i--)
+		o->segs[i] = o->segs[i - 1];
+	o->segs[i].start = start;
+	o->segs[i].end = end;
+	o->nr_segs++;
+	if (start < o->text_start)
+		o->text_start = start;
+	if (end > o->text_end)
+		o->text_end = end;
+}
 
 /* NT_GNU_BUILD_ID from the PT_NOTE segment at @off (@len bytes) */
 static void find_build_id(int fd, uint64_t off, uint64_t len,
@@ -188,14 +218,11 @@ static int read_obj(int fd, struct sfa_obj *o)
 			return 1;
 		if (ph[i].p_type == PT_NOTE && !o->build_id_len)
 			find_build_id(fd, ph[i].p_offset, ph[i].p_filesz, o);
-		if (ph[i].p_type != PT_LOAD || !(ph[i].p_flags & PF_X))
-			continue;
-		if (ph[i].p_vaddr < o->text_start)
-			o->text_start = ph[i].p_vaddr;
-		if (ph[i].p_vaddr + ph[i].p_memsz > o->text_end)
-			o->text_end = ph[i].p_vaddr + ph[i].p_memsz;
+		if (ph[i].p_type == PT_LOAD && (ph[i].p_flags & PF_X) &&
+		    ph[i].p_vaddr + ph[i].p_memsz > ph[i].p_vaddr)
+			add_seg(o, ph[i].p_vaddr, ph[i].p_vaddr + ph[i].p_memsz);
 	}
-	return o->text_start < o->text_end ? 0 : -1;
+	return o->nr_segs ? 0 : -1;
 }
 
 /*
@@ -639,16 +666,23 @@ static int open_cache(const char *path, const char *obj,
 
 /*
  * Map the cache file @fd (@file, of header @h, which fits @o) for the
- * object @o loaded at @bias, and register
+ * object @o loaded at @bias, and register it for each executable segment
+ * of the object on its own: the kernel takes a range only if a single
+ * executable mapping covers it, which the span of two segments with
+ * others or a hole between them is not (several executable segments come
+ * from BOLT or linker scripts).  The segments' pages, that is: segments
+ * that share a page are one range.  The refusal of a range is its own;
+ * the others stay registered, and with one, the mapping stays.
  */
 static struct sfa_reg *attach(const char *name, int fd, const char *file,
 			      const struct sfg_cache_hdr *h,
 			      const struct sfa_obj *o, uint64_t bias)
 {
-	long page = sysconf(_SC_PAGESIZE);
+	uint64_t page = sysconf(_SC_PAGESIZE), start, end;
 	struct sfa_prctl args;
 	struct sfa_reg *reg;
 	uint8_t *map, *sec;
+	unsigned int i, j;
 	size_t len;
 
 	len = sizeof(*h) + h->sframe_size;
@@ -665,31 +699,45 @@ static struct sfa_reg *attach(const char *name, int fd, const char *file,
 		say(name, "%s: bad cache file", file);
 		goto unmap;
 	}
-	args = (struct sfa_prctl){
-		.text_start = (bias + o->text_start) & ~(uint64_t)(page - 1),
-		.sframe_start = (uintptr_t)sec,
-		.sframe_len = h->sframe_size,
-	};
-	args.text_len = ((bias + o->text_end + page - 1) & ~(uint64_t)(page - 1)) -
-			args.text_start;
-	if (prctl(PR_SFRAME, PR_SFRAME_REGISTER, &args, sizeof(args), 0)) {
-		say(name, "prctl(PR_SFRAME): %s (%#llx-%#llx, %s)",
-		    strerror(errno), (unsigned long long)args.text_start,
-		    (unsigned long long)(args.text_start + args.text_len), file);
+	reg = malloc(sizeof(*reg) + o->nr_segs * sizeof(reg->text_start[0]));
+	if (!reg)
 		goto unmap;
+	reg->map = map;
+	reg->map_len = len;
+	reg->nr = 0;
+	for (i = 0; i < o->nr_segs; i = j) {
+		start = (bias + o->segs[i].start) & ~(page - 1);
+		end = start;
+		/* This segment and the next ones that share a page with it */
+		for (j = i; j < o->nr_segs; j++) {
+			uint64_t s = (bias + o->segs[j].start) & ~(page - 1);
+			uint64_t e = (bias + o->segs[j].end + page - 1) & ~(page - 1);
+
+			if (j > i && s >= end)
+				break;
+			if (e > end)
+				end = e;
+		}
+		args = (struct sfa_prctl){
+			.text_start = start,
+			.text_len = end - start,
+			.sframe_start = (uintptr_t)sec,
+			.sframe_len = h->sframe_size,
+		};
+		if (prctl(PR_SFRAME, PR_SFRAME_REGISTER, &args, sizeof(args), 0)) {
+			say(name, "prctl(PR_SFRAME): %s (%#llx-%#llx, %s)",
+			    strerror(errno), (unsigned long long)start,
+			    (unsigned long long)end, file);
+			continue;
+		}
+		reg->text_start[reg->nr++] = start;
+		say(name, "registered %#llx-%#llx with %llu bytes of SFrame of %s",
+		    (unsigned long long)start, (unsigned long long)end,
+		    (unsigned long long)h->sframe_size, file);
 	}
-	reg = malloc(sizeof(*reg));
-	if (!reg) {
-		args = (struct sfa_prctl){ .text_start = args.text_start };
-		prctl(PR_SFRAME, PR_SFRAME_UNREGISTER, &args, sizeof(args), 0);
-		goto unmap;
-	}
-	*reg = (struct sfa_reg){ map, len, args.text_start };
-	say(name, "registered %#llx-%#llx with %llu bytes of SFrame of %s",
-	    (unsigned long long)args.text_start,
-	    (unsigned long long)(args.text_start + args.text_len),
-	    (unsigned long long)h->sframe_size, file);
-	return reg;
+	if (reg->nr)
+		return reg;
+	free(reg);
 unmap:
 	munmap(map, len);
 	return NULL;
@@ -704,8 +752,8 @@ unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie)
 {
 	const char *path = map->l_name;
 	static char exe[PATH_MAX], file[PATH_MAX + 256];
+	static struct sfa_obj o;
 	struct sfg_cache_hdr h;
-	struct sfa_obj o;
 	int fd, kind, saved = errno;
 	ssize_t n;
 
@@ -746,11 +794,14 @@ unsigned int la_objclose(uintptr_t *cookie)
 {
 	struct sfa_reg *reg = (struct sfa_reg *)*cookie;
 	struct sfa_prctl args = { 0 };
+	unsigned int i;
 
 	if (!reg)
 		return 0;
-	args.text_start = reg->text_start;
-	prctl(PR_SFRAME, PR_SFRAME_UNREGISTER, &args, sizeof(args), 0);
+	for (i = 0; i < reg->nr; i++) {
+		args.text_start = reg->text_start[i];
+		prctl(PR_SFRAME, PR_SFRAME_UNREGISTER, &args, sizeof(args), 0);
+	}
 	munmap(reg->map, reg->map_len);
 	free(reg);
 	*cookie = 0;
