@@ -22,6 +22,12 @@
 #     placed far after the others by the linker, gets one registration
 #     per segment, each of the range the segment's mapping has in
 #     /proc/self/maps (which the program prints).
+#   - The object as mapped: a library that a program dlopen()s, then
+#     replaces with a file of the same size and another build ID (renamed
+#     over it), is found by the build ID of the library mapped, when the
+#     program runs the module's la_objopen() on it (dlopen()ed as a
+#     library: the loader would call it before the program could rename
+#     anything), with the files of both in the cache.
 #
 # Files named after its own build IDs go to /var/cache/sframe-gen (made
 # 0755 if missing, then removed), and are removed at the end.  Exits
@@ -184,6 +190,76 @@ if [ "$rc" = 0 ] && [ "$segs" = 2 ] && [ "$(wc -l <<<"$want")" = 2 ] && [ "$got"
 	tap OK "sframe-audit.so: a program with 2 executable segments: one registration each, of its mapping ($main)"
 else
 	tap FAIL "sframe-audit.so: a program with $segs executable segments, mapped at $(echo $want): exit status $rc, ${main:-no line of the program}"
+	sed 's/^/# /' "$T/audit.err"
+fi
+
+# --- the object as mapped ---
+
+mkdir "$T/c" "$T/cc"
+cat >"$T/c/replaced.c" <<'EOF'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <link.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/*
+ * replaced MODULE LIB NEW: dlopen() LIB, rename NEW over it, and run the
+ * la_objopen() and la_objclose() of the audit module MODULE on LIB's
+ * link map
+ */
+int main(int argc, char **argv)
+{
+	unsigned int (*objopen)(struct link_map *, Lmid_t, uintptr_t *);
+	unsigned int (*objclose)(uintptr_t *);
+	struct link_map *map;
+	uintptr_t cookie = 0;
+	void *lib, *mod;
+
+	if (argc != 4)
+		return 2;
+	lib = dlopen(argv[2], RTLD_NOW);
+	mod = dlopen(argv[1], RTLD_NOW);
+	if (!lib || !mod || dlinfo(lib, RTLD_DI_LINKMAP, &map)) {
+		fprintf(stderr, "replaced: %s\n", dlerror());
+		return 1;
+	}
+	objopen = (unsigned int (*)(struct link_map *, Lmid_t, uintptr_t *))
+		  dlsym(mod, "la_objopen");
+	objclose = (unsigned int (*)(uintptr_t *))dlsym(mod, "la_objclose");
+	if (!objopen || !objclose || rename(argv[3], argv[2])) {
+		perror("replaced");
+		return 1;
+	}
+	objopen(map, LM_ID_BASE, &cookie);
+	objclose(&cookie);
+	return 0;
+}
+EOF
+gcc -O2 -Wall -o "$T/c/replaced" "$T/c/replaced.c" || { tap FAIL "gcc replaced.c"; exit 1; }
+echo 'int f(int x) { return x + 1; }' >"$T/c/f.c"
+newid
+gcc -O2 -shared -fPIC -Wl,--build-id=0x"$id" -o "$T/c/lib.so" "$T/c/f.c" &&
+	newid &&
+	gcc -O2 -shared -fPIC -Wl,--build-id=0x"$id" -o "$T/c/new.so" "$T/c/f.c" ||
+	{ tap FAIL "gcc f.c"; exit 1; }
+"$B/sframe-gen" -q --cache "$T/cc" "$T/c/lib.so" "$T/c/new.so" ||
+	{ tap FAIL "sframe-gen --cache lib.so new.so"; exit 1; }
+lname=$("$B/sframe-gen" --name "$T/c/lib.so") && nname=$("$B/sframe-gen" --name "$T/c/new.so") ||
+	{ tap FAIL "sframe-gen --name"; exit 1; }
+# The same size: only the build ID, in memory or in the file, tells them apart
+size=$(stat -c %s "$T/c/lib.so")
+[ "$(stat -c %s "$T/c/new.so")" = "$size" ] || { tap FAIL "lib.so and new.so differ in size"; exit 1; }
+env -i PATH=/usr/bin:/bin SFRAME_AUDIT_DEBUG=1 SFRAME_GEN_CACHE="$T/cc" \
+	"$T/c/replaced" "$B/sframe-audit.so" "$T/c/lib.so" "$T/c/new.so" \
+	>/dev/null 2>"$T/audit.err"
+rc=$?
+lib=$(sed -n "s|^sframe-audit: $T/c/lib.so: ||p" "$T/audit.err" | sed ':a;N;$!ba;s/\n/ | /g')
+if [ "$rc" = 0 ] && grep -E "^sframe-audit: $T/c/lib.so: (registered |prctl\(PR_SFRAME\): )" "$T/audit.err" |
+	grep -qF -- "$T/cc/$lname"; then
+	tap OK "sframe-audit.so: a library replaced after dlopen() by one of another build ID: the cache file of the library mapped ($lib)"
+else
+	tap FAIL "sframe-audit.so: a library replaced after dlopen() by one of another build ID: exit status $rc, ${lib:-no line of the library}; wanted $lname, not $nname"
 	sed 's/^/# /' "$T/audit.err"
 fi
 

@@ -6,10 +6,12 @@
  * prctl(PR_SFRAME), so that the kernel unwinds through it; objects with
  * .sframe are left to the kernel's discovery.
  *
- * For each object, the module reads the ELF program headers, computes the
- * cache file name from the build ID and the size (sframe_cache.h) and
- * looks for it in $SFRAME_GEN_CACHE (default $XDG_CACHE_HOME/sframe-gen,
- * or $HOME/.cache/sframe-gen; relative paths are ignored) and then in
+ * For each object, the module reads the ELF program headers and the build
+ * ID from the memory the loader mapped (not from the file at the object's
+ * path, which may have been replaced since), computes the cache file name
+ * from the build ID and the size of the file (sframe_cache.h) and looks
+ * for it in $SFRAME_GEN_CACHE (default $XDG_CACHE_HOME/sframe-gen, or
+ * $HOME/.cache/sframe-gen; relative paths are ignored) and then in
  * /var/cache/sframe-gen: a file refused in the first does not hide the
  * second's.  If neither has one that fits and $SFRAME_GEN names the
  * sframe-gen program, it runs "sframe-gen -q --cache DIR OBJECT" for the
@@ -23,18 +25,18 @@
  *
  * Nothing here may disturb the program: every failure is silent, unless
  * $SFRAME_AUDIT_DEBUG is set, which says what happens to each object on
- * stderr.
- * A cache file is used only if it is a regular file, not a symbolic link,
- * if it and its directory belong to root or to the process's effective
- * user and nobody else may write them (whoever can write them decides what
- * every process of the user maps and registers), and if it is exactly as
- * long as its header says and matches the object.  sframe-gen runs with
+ * stderr.  A cache file is used only if it is a regular file, not a
+ * symbolic link, if it and its directory belong to root or to the
+ * process's effective user and nobody else may write them (whoever can
+ * write them decides what every process of the user maps and registers),
+ * and if it is exactly as long as its header says and matches the object.  sframe-gen runs with
  * its standard streams on /dev/null, never in a set-user-ID program
  * (secure_getenv()) or one that may be under seccomp (a filter may not
  * allow the process creation), and the loader's lock serializes these
  * callbacks, so their large buffers are static.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -73,12 +75,13 @@
 #define PT_GNU_SFRAME		0x6474e554
 #endif
 
-#if defined(__x86_64__)
-#define NATIVE_MACHINE		EM_X86_64
-#elif defined(__aarch64__)
-#define NATIVE_MACHINE		EM_AARCH64
+#ifndef RTLD_DI_PHDR			/* glibc 2.36 */
+#define RTLD_DI_PHDR		11
+#endif
+
+/* The SFrame ABIs of the kernel's unwinder */
+#if defined(__x86_64__) || defined(__aarch64__)
 #elif defined(__s390x__)
-#define NATIVE_MACHINE		EM_S390
 #else
 #error "sframe-audit: unsupported architecture"
 #endif
@@ -165,59 +168,92 @@ static void add_seg(struct sfa_obj *o, uint64_t start, uint64_t end)
 		o->text_end = end;
 }
 
-/* NT_GNU_BUILD_ID from the PT_NOTE segment at @off (@len bytes) */
-static void find_build_id(int fd, uint64_t off, uint64_t len,
+/*
+ * Whether the @len bytes at ELF address @vaddr of the object of the @n
+ * program headers @ph lie in the file-backed part of a readable PT_LOAD
+ * segment: in what the loader mapped, and may be read.
+ */
+static bool mapped(const Elf64_Phdr *ph, unsigned int n, uint64_t vaddr,
+		   uint64_t len)
+{
+	uint64_t size;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (ph[i].p_type != PT_LOAD || !(ph[i].p_flags & PF_R))
+			continue;
+		size = ph[i].p_filesz < ph[i].p_memsz ? ph[i].p_filesz :
+							ph[i].p_memsz;
+		if (vaddr >= ph[i].p_vaddr && len <= size &&
+		    vaddr - ph[i].p_vaddr <= size - len)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * NT_GNU_BUILD_ID from the @len bytes of notes at @buf, each of their
+ * parts aligned to @align (4, or 8 as in a PT_NOTE of that p_align)
+ */
+static void find_build_id(const uint8_t *buf, size_t len, size_t align,
 			  struct sfa_obj *o)
 {
-	static uint8_t buf[MAX_NOTES];
-	size_t at = 0;
+	size_t at = 0, name, desc;
+	Elf64_Nhdr n;
 
-	if (len > sizeof(buf) || read_at(fd, buf, len, off))
-		return;
-	while (len - at >= sizeof(Elf64_Nhdr)) {
-		Elf64_Nhdr n;
-		size_t name, desc;
-
+	/* Each round moves past a header, at most len / 12 rounds */
+	while (at < len && len - at >= sizeof(n)) {
 		memcpy(&n, buf + at, sizeof(n));
-		at += sizeof(n);
-		name = (n.n_namesz + 3) & ~3UL;
-		desc = (n.n_descsz + 3) & ~3UL;
-		if (name > len - at || desc > len - at - name)
+		name = at + sizeof(n);
+		if (n.n_namesz > len - name)
+			return;
+		desc = (name + n.n_namesz + align - 1) & ~(align - 1);
+		if (desc > len || n.n_descsz > len - desc)
 			return;
 		if (n.n_type == NT_GNU_BUILD_ID && n.n_namesz == 4 &&
-		    !memcmp(buf + at, "GNU", 4) && n.n_descsz &&
+		    !memcmp(buf + name, "GNU", 4) && n.n_descsz &&
 		    n.n_descsz <= sizeof(o->build_id)) {
-			memcpy(o->build_id, buf + at + name, n.n_descsz);
+			memcpy(o->build_id, buf + desc, n.n_descsz);
 			o->build_id_len = n.n_descsz;
 			return;
 		}
-		at += name + desc;
+		at = (desc + n.n_descsz + align - 1) & ~(align - 1);
 	}
 }
 
-/* 0: needs a generated section; 1: has .sframe; -1: not for us */
-static int read_obj(int fd, struct sfa_obj *o)
+/*
+ * Read the object @map as the loader mapped it: the program headers the
+ * loader has for it (dlinfo(RTLD_DI_PHDR), glibc 2.36 and later; an audit
+ * module's dl_iterate_phdr() lists its own namespace only), and the build
+ * ID in the notes they locate, if the notes lie in what the loader mapped
+ * (mapped()), read there.  Not from the file at the object's path, which
+ * may have been replaced since it was mapped.
+ *
+ * Return: 0 if it needs a generated section; 1 if it has .sframe; -1 if it
+ * is not for us, or its headers could not be had.
+ */
+static int read_obj(struct link_map *map, struct sfa_obj *o)
 {
-	static Elf64_Phdr ph[MAX_PHDRS];
-	Elf64_Ehdr eh;
-	unsigned int i;
+	const Elf64_Phdr *ph = NULL;
+	unsigned int i, n;
+	int ret;
 
 	memset(o, 0, sizeof(*o));
-	if (fstat(fd, &o->st) || !S_ISREG(o->st.st_mode) ||
-	    read_at(fd, &eh, sizeof(eh), 0) ||
-	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
-	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_machine != NATIVE_MACHINE ||
-	    eh.e_phentsize != sizeof(Elf64_Phdr) || !eh.e_phnum ||
-	    eh.e_phnum > MAX_PHDRS ||
-	    read_at(fd, ph, eh.e_phnum * sizeof(ph[0]), eh.e_phoff))
-		return -1;
 	o->text_start = UINT64_MAX;
-	for (i = 0; i < eh.e_phnum; i++) {
+	ret = dlinfo(map, RTLD_DI_PHDR, &ph);
+	if (ret <= 0 || ret > MAX_PHDRS || !ph)
+		return -1;
+	n = ret;
+	for (i = 0; i < n; i++) {
 		if (ph[i].p_type == PT_GNU_SFRAME)
 			return 1;
-		if (ph[i].p_type == PT_NOTE && !o->build_id_len)
-			find_build_id(fd, ph[i].p_offset, ph[i].p_filesz, o);
+		if (ph[i].p_type == PT_NOTE && !o->build_id_len &&
+		    ph[i].p_filesz <= MAX_NOTES &&
+		    mapped(ph, n, ph[i].p_vaddr, ph[i].p_filesz))
+			find_build_id((const uint8_t *)(uintptr_t)
+				      (map->l_addr + ph[i].p_vaddr),
+				      ph[i].p_filesz, ph[i].p_align == 8 ? 8 : 4,
+				      o);
 		if (ph[i].p_type == PT_LOAD && (ph[i].p_flags & PF_X) &&
 		    ph[i].p_vaddr + ph[i].p_memsz > ph[i].p_vaddr)
 			add_seg(o, ph[i].p_vaddr, ph[i].p_vaddr + ph[i].p_memsz);
@@ -750,7 +786,7 @@ unsigned int la_version(unsigned int version)
 
 unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie)
 {
-	const char *path = map->l_name;
+	const char *path = map->l_name, *file_path = path;
 	static char exe[PATH_MAX], file[PATH_MAX + 256];
 	static struct sfa_obj o;
 	struct sfg_cache_hdr h;
@@ -759,25 +795,30 @@ unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie)
 
 	(void)lmid;
 	*cookie = 0;
+	/* Not a file (the vDSO): never open it relative to the cwd */
+	if (*path && !strchr(path, '/'))
+		goto out;
+	kind = read_obj(map, &o);
+	if (kind) {
+		say(map->l_name, kind > 0 ? "has .sframe" :
+			"no program headers, or no executable segment");
+		goto out;
+	}
 	if (!*path) {
-		/* The main program: by its name, which sframe-gen opens too */
+		/*
+		 * The main program: its name for sframe-gen, and its size
+		 * from the file the kernel mapped
+		 */
 		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 		if (n <= 0)
 			goto out;
 		exe[n] = 0;
 		path = exe;
-	} else if (!strchr(path, '/')) {
-		/* Not a file (the vDSO): never open it relative to the cwd */
-		goto out;
+		file_path = "/proc/self/exe";
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		goto out;
-	kind = read_obj(fd, &o);
-	close(fd);
-	if (kind) {
-		if (kind > 0)
-			say(map->l_name, "has .sframe");
+	/* Only the size, for the name of the cache file, is the file's */
+	if (stat(file_path, &o.st) || !S_ISREG(o.st.st_mode)) {
+		say(map->l_name, "cannot stat %s", file_path);
 		goto out;
 	}
 	fd = open_cache(path, map->l_name, &o, &h, file, sizeof(file));
