@@ -30,7 +30,8 @@
 # host's kernel may refuse).  Last, devtools/tests/sframe-cache-sec.sh:
 # attacks on the cache, from other users, which must fail; and
 # devtools/tests/sframe-audit-objects.sh: which cache file the module
-# takes for an object, and what it registers.
+# takes for an object, and what it registers; and
+# devtools/tests/sframe-gen-read.sh: what sframe-gen reads of an object.
 #
 # --tap: one TAP line per object.  Exit status non-zero on a mismatch.
 #
@@ -87,10 +88,11 @@ inner() {
 	done
 	audit $((n + 1)) || fail=$((fail + 1))
 	n=$((n + 2))
-	sec=$("$REPO/devtools/tests/sframe-cache-sec.sh" -n $n "$B") || fail=$((fail + 1))
-	echo "$sec"
-	n=$((n + $(grep -cE '^(not )?ok ' <<<"$sec")))
-	"$REPO/devtools/tests/sframe-audit-objects.sh" -n $n "$B" || fail=$((fail + 1))
+	for t in sframe-cache-sec sframe-audit-objects sframe-gen-read; do
+		sec=$("$REPO/devtools/tests/$t.sh" -n $n "$B") || fail=$((fail + 1))
+		echo "$sec"
+		n=$((n + $(grep -cE '^(not )?ok ' <<<"$sec")))
+	done
 	echo "checked $pcs PCs in $fns functions, $mism mismatches, $unrep unrepresentable"
 	[ $fail = 0 ]
 }

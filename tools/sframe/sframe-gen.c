@@ -127,15 +127,10 @@ static int generate(const char *path, const char *out)
 {
 	struct sfg_cache_hdr h = { .version = SFG_CACHE_VERSION };
 	struct sfg_obj o;
-	struct stat st;
 	char err[512];
 	uint8_t *sec;
 	size_t size;
 
-	if (stat(path, &st)) {
-		fprintf(stderr, "sframe-gen: %s: %s\n", path, strerror(errno));
-		return -1;
-	}
 	if (sfg_read(path, &o, err, sizeof(err))) {
 		fprintf(stderr, "sframe-gen: %s\n", err);
 		return -1;
@@ -153,7 +148,7 @@ static int generate(const char *path, const char *out)
 	h.sframe_size = size;
 	h.text_start = o.text_start;
 	h.text_end = o.text_end;
-	h.obj_size = st.st_size;
+	h.obj_size = o.st.st_size;
 	h.build_id_len = o.build_id_len;
 	memcpy(h.build_id, o.build_id, o.build_id_len);
 	sfg_free(&o);
@@ -167,16 +162,18 @@ static int generate(const char *path, const char *out)
 	return 0;
 }
 
-/* The cache file name of @path, from its build ID */
+/*
+ * The cache file name of @path, from its build ID note and its size: its
+ * CFI is not read (sfg_read_id())
+ */
 static int cache_name(const char *path, char *name, size_t len)
 {
 	char err[512];
 	struct sfg_obj o;
-	struct stat st;
 
-	if (stat(path, &st) || sfg_read(path, &o, err, sizeof(err)))
+	if (sfg_read_id(path, &o, err, sizeof(err)))
 		return -1;
-	sfg_cache_name(name, len, o.build_id, o.build_id_len, &st);
+	sfg_cache_name(name, len, o.build_id, o.build_id_len, &o.st);
 	sfg_free(&o);
 	return 0;
 }

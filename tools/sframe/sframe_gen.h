@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include <linux/sframe_rule.h>
 
@@ -89,6 +90,7 @@ struct sfg_stats {
  * @arch:	its architecture
  * @text_start:	span of the executable PT_LOAD segments (ELF addresses)
  * @text_end:
+ * @st:		status of the file read (fstat())
  * @build_id:	NT_GNU_BUILD_ID, if any
  * @build_id_len: its length, 0 if none
  * @rows:	representable rows, sorted by address, not overlapping
@@ -99,6 +101,7 @@ struct sfg_obj {
 	const struct sfg_arch	*arch;
 	uint64_t		text_start;
 	uint64_t		text_end;
+	struct stat		st;
 	uint8_t			build_id[64];
 	unsigned int		build_id_len;
 	struct sfg_row		*rows;
@@ -111,6 +114,12 @@ struct sfg_obj {
  * message in @err.
  */
 int sfg_read(const char *path, struct sfg_obj *obj, char *err, size_t errlen);
+/*
+ * The same without the CFI (no rows, no counts): what names its cache file,
+ * the build ID and the file's status, with the architecture and the text.
+ */
+int sfg_read_id(const char *path, struct sfg_obj *obj, char *err,
+		size_t errlen);
 void sfg_free(struct sfg_obj *obj);
 
 /*

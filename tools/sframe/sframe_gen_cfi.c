@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <linux/array_size.h>
@@ -590,7 +591,12 @@ static void find_text(struct sfg_obj *o, Elf *elf)
 	}
 }
 
-int sfg_read(const char *path, struct sfg_obj *o, char *err, size_t errlen)
+/*
+ * Read the ELF file @path into @o: its status, architecture, executable
+ * segment span and build ID, and if @cfi, its CFI.  See sfg_read().
+ */
+static int read_elf(const char *path, struct sfg_obj *o, bool cfi, char *err,
+		    size_t errlen)
 {
 	struct reader r = { .obj = o };
 	struct cfi_sec secs[2] = { { 0 } };
@@ -610,6 +616,12 @@ int sfg_read(const char *path, struct sfg_obj *o, char *err, size_t errlen)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return fail(err, errlen, "%s: %s", path, strerror(errno));
+	/* The status of the file read, for the cache file's name and header */
+	if (fstat(fd, &o->st)) {
+		fail(err, errlen, "%s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
 		fail(err, errlen, "%s: not an ELF file", path);
@@ -630,6 +642,10 @@ int sfg_read(const char *path, struct sfg_obj *o, char *err, size_t errlen)
 	if (len > 0 && (size_t)len <= sizeof(o->build_id)) {
 		memcpy(o->build_id, id, len);
 		o->build_id_len = len;
+	}
+	if (!cfi) {
+		ret = 0;
+		goto out;
 	}
 
 	if (elf_getshdrstrndx(elf, &shstrndx))
@@ -730,6 +746,16 @@ out:
 	if (ret)
 		sfg_free(o);
 	return ret;
+}
+
+int sfg_read(const char *path, struct sfg_obj *o, char *err, size_t errlen)
+{
+	return read_elf(path, o, true, err, errlen);
+}
+
+int sfg_read_id(const char *path, struct sfg_obj *o, char *err, size_t errlen)
+{
+	return read_elf(path, o, false, err, errlen);
 }
 
 void sfg_free(struct sfg_obj *o)
