@@ -496,71 +496,123 @@ static int cmp_range(const void *a, const void *b)
 	return (int)x->debug - (int)y->debug;
 }
 
+/* A CIE of a CFI section: its offset, and what its FDEs need of it */
+struct cie_ent {
+	Dwarf_Off	off;
+	struct cie_info	ci;
+};
+
+static int cmp_cie(const void *a, const void *b)
+{
+	const struct cie_ent *x = a, *y = b;
+
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	return 0;
+}
+
+/*
+ * The entry after the one at @off in @s, through dwarf_next_cfi(): 0 with
+ * *@next and @e for an entry, -1 for one it cannot read but can skip, 1 at
+ * the end (or an entry it can neither read nor skip).  Each entry read
+ * ends after it starts, so a walk of the section is bounded by its size.
+ */
+static int next_entry(const struct reader *r, const struct cfi_sec *s,
+		      Dwarf_Off off, Dwarf_Off *next, Dwarf_CFI_Entry *e)
+{
+	int rc;
+
+	*next = (Dwarf_Off)-1;
+	rc = dwarf_next_cfi(r->ident, s->data, s->eh, off, next, e);
+	if (rc > 0 || *next == (Dwarf_Off)-1 || *next <= off)
+		return 1;
+	return rc < 0 ? -1 : 0;
+}
+
+/*
+ * The CIEs of @s, sorted by offset, in *@cies (*@n of them): a first walk
+ * of the section, so that each FDE finds its CIE by a binary search, even
+ * one after it (.debug_frame allows that).
+ */
+static int list_cies(const struct reader *r, const struct cfi_sec *s,
+		     struct cie_ent **cies, size_t *n)
+{
+	Dwarf_Off off, next;
+	Dwarf_CFI_Entry e;
+	size_t cap = 0;
+	bool sorted = true;
+	int rc;
+
+	*cies = NULL;
+	*n = 0;
+	for (off = 0; (rc = next_entry(r, s, off, &next, &e)) <= 0; off = next) {
+		if (rc < 0 || !dwarf_cfi_cie_p(&e))
+			continue;
+		if (*n == cap) {
+			size_t c = cap ? 2 * cap : 64;
+			struct cie_ent *nc = realloc(*cies, c * sizeof(*nc));
+
+			if (!nc)
+				return -1;
+			*cies = nc;
+			cap = c;
+		}
+		if (*n && (*cies)[*n - 1].off >= off)
+			sorted = false;
+		(*cies)[*n].off = off;
+		(*cies)[(*n)++].ci = cie_parse(r, s, &e.cie);
+	}
+	if (!sorted)
+		qsort(*cies, *n, sizeof(**cies), cmp_cie);
+	return 0;
+}
+
 /* List the FDE ranges of @s into @rs (grown as needed). */
 static int list_fdes(struct reader *r, const struct cfi_sec *s,
 		     struct range **rs, size_t *n, size_t *cap)
 {
 	const uint8_t *base = s->data->d_buf;
-	Dwarf_Off off = 0, next = (Dwarf_Off)-1;
-	struct {
-		Dwarf_Off	off;
-		struct cie_info	ci;
-	} *cies = NULL;
-	size_t ncies = 0, i;
-	int ret = 0;
+	struct cie_ent *cies, key, *c;
+	Dwarf_Off off, next;
+	Dwarf_CFI_Entry e;
+	size_t ncies;
+	int ret = 0, rc;
 
-	for (;; off = next) {
-		Dwarf_CFI_Entry e;
+	if (list_cies(r, s, &cies, &ncies)) {
+		free(cies);
+		return -1;
+	}
+	for (off = 0; (rc = next_entry(r, s, off, &next, &e)) <= 0; off = next) {
 		const uint8_t *p, *end;
-		struct cie_info ci = { 0, false, false };
 		uint64_t lo, len;
-		int rc;
 
-		rc = dwarf_next_cfi(r->ident, s->data, s->eh, off, &next, &e);
-		if (rc > 0)
-			break;
-		if (rc < 0) {
-			if (next == (Dwarf_Off)-1 || next <= off)
-				break;
+		if (rc < 0 || dwarf_cfi_cie_p(&e))
 			continue;
-		}
-		if (dwarf_cfi_cie_p(&e)) {
-			void *nc = realloc(cies, (ncies + 1) * sizeof(*cies));
-
-			if (!nc) {
-				ret = -1;
-				break;
-			}
-			cies = nc;
-			cies[ncies].off = off;
-			cies[ncies++].ci = cie_parse(r, s, &e.cie);
-			continue;
-		}
-		for (i = 0; i < ncies; i++)
-			if (cies[i].off == e.fde.CIE_pointer)
-				ci = cies[i].ci;
-		if (!ci.ok)
+		key.off = e.fde.CIE_pointer;
+		c = ncies ? bsearch(&key, cies, ncies, sizeof(*cies), cmp_cie) :
+			    NULL;
+		if (!c || !c->ci.ok)
 			continue;
 		p = e.fde.start;
 		end = e.fde.end;
-		if (get_ptr(r, s->eh ? ci.enc : DW_EH_PE_absptr, &p, end,
+		if (get_ptr(r, s->eh ? c->ci.enc : DW_EH_PE_absptr, &p, end,
 			    s->addr + (p - base), true, &lo) ||
-		    get_ptr(r, s->eh ? (ci.enc & 0x0f) : DW_EH_PE_absptr, &p,
+		    get_ptr(r, s->eh ? (c->ci.enc & 0x0f) : DW_EH_PE_absptr, &p,
 			    end, 0, false, &len) || !len || lo + len < lo)
 			continue;
 		if (*n == *cap) {
-			size_t c = *cap ? 2 * *cap : 1024;
-			struct range *nr = realloc(*rs, c * sizeof(*nr));
+			size_t nc = *cap ? 2 * *cap : 1024;
+			struct range *nr = realloc(*rs, nc * sizeof(*nr));
 
 			if (!nr) {
 				ret = -1;
 				break;
 			}
 			*rs = nr;
-			*cap = c;
+			*cap = nc;
 		}
-		(*rs)[(*n)++] = (struct range){ lo, lo + len, ci.key_b, !s->eh,
-						  false, s->cfi };
+		(*rs)[(*n)++] = (struct range){ lo, lo + len, c->ci.key_b,
+						  !s->eh, false, s->cfi };
 	}
 	free(cies);
 	return ret;
