@@ -9,11 +9,7 @@ set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d /tmp/driver-test.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-n=0 fail=0
-t() { # t OK|FAIL name
-	n=$((n + 1))
-	if [ "$1" = OK ]; then echo "ok $n driver: $2"; else echo "not ok $n driver: $2"; fail=$((fail + 1)); fi
-}
+. "$src/devtools/tests/tap-lib.sh"
 
 # quick NAME CMD...: CMD fails within 20 s without starting the roots;
 # its output in $tmp/out
@@ -23,7 +19,7 @@ quick() {
 	timeout 20 "$@" >"$tmp/out" 2>&1
 	rc=$?
 	if [ $rc = 0 ] || [ $rc = 124 ] || grep -q 'root.sh\|test level:' "$tmp/out"; then
-		t FAIL "$name (status $rc)"
+		tap FAIL "driver: $name (status $rc)"
 		sed 's/^/# /' "$tmp/out" | head -5
 		return 1
 	fi
@@ -34,29 +30,29 @@ quick() {
 quick "an unknown test level is refused before the first level runs" \
 	"$src/devtools/test.sh" harness no-such-level &&
 	if grep -q "unknown test level 'no-such-level'" "$tmp/out"; then
-		t OK "an unknown test level is refused before the first level runs"
+		tap OK "driver: an unknown test level is refused before the first level runs"
 	else
-		t FAIL "an unknown test level is refused, naming it"
+		tap FAIL "driver: an unknown test level is refused, naming it"
 	fi
 
 # make vm without CMD, and an architecture without a VM: at once
 quick "make vm without CMD fails at once" make -C "$src" vm &&
 	if grep -q "usage: make vm" "$tmp/out"; then
-		t OK "make vm without CMD fails at once with its usage"
+		tap OK "driver: make vm without CMD fails at once with its usage"
 	else
-		t FAIL "make vm without CMD prints its usage"
+		tap FAIL "driver: make vm without CMD prints its usage"
 	fi
 quick "make vm ARCH=mips fails at once" make -C "$src" vm ARCH=mips CMD=true &&
 	if grep -q "unsupported ARCH 'mips'" "$tmp/out"; then
-		t OK "an unsupported ARCH fails at once, naming it"
+		tap OK "driver: an unsupported ARCH fails at once, naming it"
 	else
-		t FAIL "an unsupported ARCH is named"
+		tap FAIL "driver: an unsupported ARCH is named"
 	fi
 # a CMD with double quotes is passed as it is (dry run)
 if make -n -s -C "$src" vm CMD='echo "a b"' 2>&1 | grep -q 'vm.sh "$CMD"'; then
-	t OK "make vm takes a CMD with double quotes"
+	tap OK "driver: make vm takes a CMD with double quotes"
 else
-	t FAIL "make vm takes a CMD with double quotes"
+	tap FAIL "driver: make vm takes a CMD with double quotes"
 fi
 
 # kbuild_dir: the sets of other checkouts
@@ -82,18 +78,18 @@ fi
 	done
 ) >"$tmp/kb" 2>&1
 if [ ! -s "$tmp/kb" ]; then
-	t OK "kbuild_dir keeps other checkouts' sets, also after their make clean; removes those gone or stale"
+	tap OK "driver: kbuild_dir keeps other checkouts' sets, also after their make clean; removes those gone or stale"
 else
-	t FAIL "kbuild_dir: $(tr '\n' ' ' <"$tmp/kb")"
+	tap FAIL "driver: kbuild_dir: $(tr '\n' ' ' <"$tmp/kb")"
 fi
 
 # A target makes only the roots it uses: make demo (x86-64) not the
 # arm64, s390x or trixie roots
 r=$(make -n -C "$src" demo 2>&1 | grep -o 'root.sh [a-z0-9]*' | sort -u | tr '\n' ' ')
 if [ "$r" = "root.sh sid " ]; then
-	t OK "make demo makes the sid root only"
+	tap OK "driver: make demo makes the sid root only"
 else
-	t FAIL "make demo makes the roots: $r"
+	tap FAIL "driver: make demo makes the roots: $r"
 fi
 
 # make vm keeps what earlier runs wrote to build/vm/ (not the runner's
@@ -109,9 +105,9 @@ fi
 	make -n -C "$src" vm CMD=true 2>&1 | grep -q 'SFRAME_VM_KEEP=1 ' || echo "make vm does not keep build/vm"
 ) >"$tmp/keep" 2>&1
 if [ ! -s "$tmp/keep" ]; then
-	t OK "make vm keeps what earlier runs wrote to build/vm/, the test levels start empty"
+	tap OK "driver: make vm keeps what earlier runs wrote to build/vm/, the test levels start empty"
 else
-	t FAIL "build/vm: $(tr '\n' ' ' <"$tmp/keep")"
+	tap FAIL "driver: build/vm: $(tr '\n' ' ' <"$tmp/keep")"
 fi
 
 # The VM's accelerator: -icount always gets TCG, and says why
@@ -125,19 +121,19 @@ fi
 	[ "${a%% *}" = tcg ] || echo "s390x guest: $a"
 ) >"$tmp/accel" 2>&1
 if [ ! -s "$tmp/accel" ]; then
-	t OK "the VM counting instructions (-icount) runs under TCG, also where KVM works"
+	tap OK "driver: the VM counting instructions (-icount) runs under TCG, also where KVM works"
 else
-	t FAIL "vm_accel: $(tr '\n' ' ' <"$tmp/accel")"
+	tap FAIL "driver: vm_accel: $(tr '\n' ' ' <"$tmp/accel")"
 fi
 
 # apt in the roots gets the host's proxy settings
 p=$(http_proxy=http://proxy.invalid:3128 https_proxy=http://proxy.invalid:3129 \
 	timeout 60 "$src/devtools/chroot.sh" sh -c 'echo "$http_proxy $https_proxy"' 2>&1)
 if [ "$p" = "http://proxy.invalid:3128 http://proxy.invalid:3129" ]; then
-	t OK "chroot.sh passes http_proxy and https_proxy into the root"
+	tap OK "driver: chroot.sh passes http_proxy and https_proxy into the root"
 else
-	t FAIL "chroot.sh passes the proxies into the root (got '$p')"
+	tap FAIL "driver: chroot.sh passes the proxies into the root (got '$p')"
 fi
 
-echo "1..$n"
+echo "1..$((n - 1))"
 [ $fail = 0 ]

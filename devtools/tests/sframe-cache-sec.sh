@@ -48,12 +48,7 @@ B=${1:?usage: sframe-cache-sec.sh [-n N] BUILD_DIR}
 B=$(cd "$B" && pwd) || exit 1
 [ "$(id -u)" = 0 ] || { echo "sframe-cache-sec.sh: run as root" >&2; exit 1; }
 
-fail=0
-tap() { # tap OK|FAIL description
-	if [ "$1" = OK ]; then echo "ok $n $2"
-	else echo "not ok $n $2"; fail=$((fail + 1)); fi
-	n=$((n + 1))
-}
+. "$(dirname "$0")/tap-lib.sh"
 
 T=$(mktemp -d /tmp/sframe-cache-sec.XXXXXX) || exit 1
 trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT

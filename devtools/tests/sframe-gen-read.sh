@@ -24,12 +24,7 @@ if [ "${1:-}" = -n ]; then n=$2; shift 2; fi
 B=${1:?usage: sframe-gen-read.sh [-n N] BUILD_DIR}
 B=$(cd "$B" && pwd) || exit 1
 
-fail=0
-tap() { # tap OK|FAIL description
-	if [ "$1" = OK ]; then echo "ok $n $2"
-	else echo "not ok $n $2"; fail=$((fail + 1)); fi
-	n=$((n + 1))
-}
+. "$(dirname "$0")/tap-lib.sh"
 
 T=$(mktemp -d /tmp/sframe-gen-read.XXXXXX) || exit 1
 trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
