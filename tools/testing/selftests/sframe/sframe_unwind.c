@@ -1778,6 +1778,15 @@ static long trace_fres(const char *trace, const char *where)
 #define HOSTILE_FRES_BOUND	(20 * HOSTILE_FRES)
 
 /*
+ * The samples without SFrame over those with it, at most: a sanity check
+ * only.  With SFrame every sample walks the whole 101-frame stack (its
+ * rules from the cache), where frame pointers stop after a frame or two
+ * in this code: in the debug VMs under TCG, -g kept 59-83 % of the
+ * samples on x86-64 (KASAN), 37-51 % on s390x, about 100 % on arm64.
+ */
+#define HOSTILE_SANITY		6
+
+/*
  * A process spinning on a stack of return addresses into the hostile
  * function (every other frame), sampled at 1 kHz with user chains in the
  * event (-g) and deferred (fp,defer).  The work of the unwinds is
@@ -1785,8 +1794,8 @@ static long trace_fres(const char *trace, const char *where)
  * (the sframe_lookup tracepoint) are those of a few walks, as the rule
  * cache keeps the rules of the hostile PCs once the first walks have
  * found them, also when only walks in the event (-g) look them up.  As a
- * sanity check of the same, the process gets at least half the samples
- * it gets with kernel.sframe_unwind=0.
+ * sanity check, the process gets at least a sixth of the samples it gets
+ * with kernel.sframe_unwind=0 (HOSTILE_SANITY).
  */
 TEST(hostile_section_sampling)
 {
@@ -1830,7 +1839,7 @@ TEST(hostile_section_sampling)
 		EXPECT_LE(event, HOSTILE_FRES_BOUND);
 		EXPECT_LE(task, HOSTILE_FRES_BOUND);
 		EXPECT_LE(100, off);
-		EXPECT_LE(off, 2 * on);
+		EXPECT_LE(off, HOSTILE_SANITY * on);
 	}
 	kill(pid, SIGKILL);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
