@@ -665,8 +665,9 @@ TEST_F(disc, unreadable_section_backs_off)
 	lo = (unsigned long)o.base + (sf->p_vaddr & ~(page - 1));
 	hi = ((unsigned long)o.base + sf->p_vaddr + sf->p_memsz + page - 1) &
 	     ~(page - 1);
-	ASSERT_TRUE(hi <= o.text_start || lo >= o.text_end)
-		TH_LOG("the section shares a page with the text");
+	/* (arm64's libraries may hold both in one page) */
+	if (hi > o.text_start && lo < o.text_end)
+		SKIP(return, "the section shares a page with the text");
 	ASSERT_EQ(0, mprotect((void *)lo, hi - lo, PROT_NONE));
 
 	via_target = (dl_call_fn)(o.base + img_sym(o.im, "dl_call"));
