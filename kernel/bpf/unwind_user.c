@@ -13,11 +13,15 @@
  * program named; user space joins it to the program's own events by the
  * cookie.
  *
- * A task holds up to BPF_UNWIND_USER_MAPS ring buffers to deliver to,
- * with a reference on each, in its struct unwind_task_info.  A request
- * only claims a slot and schedules the unwind, so that it can run in NMI
- * context; the unwind callback, in task context, writes the records and
- * drops the references.
+ * A task holds up to BPF_UNWIND_USER_MAPS ring buffers to deliver to in
+ * its struct unwind_task_info, by map id and without a reference: a task
+ * that sleeps in the kernel for hours must not keep the ring buffer of a
+ * tool that exited.  A ring buffer freed meanwhile gets nothing, and its
+ * slot is free for the next request.  Map ids are allocated cyclically
+ * up to INT_MAX, so an id is not reused while a slot can name it.  A
+ * request only claims a slot and schedules the unwind, so that it can
+ * run in NMI context; the unwind callback, in task context, looks the
+ * maps up and writes the records.
  */
 #define pr_fmt(fmt) "bpf: " fmt
 
@@ -33,21 +37,30 @@ static struct unwind_work bpf_unwind_work;
 static bool bpf_unwind_ready __ro_after_init;
 
 /*
- * bpf_unwind_user_output - Write one record of @trace to @map
+ * bpf_unwind_user_output - Write one record of @trace to map @id
+ *
+ * Nothing if the map is gone: its users closed it since the request.
  *
  * Context: Task context where task work runs: the return to user space,
  *          or io_uring's task work in a system call.
  */
-static void bpf_unwind_user_output(struct bpf_map *map,
-				   struct unwind_stacktrace *trace, u64 cookie)
+static void bpf_unwind_user_output(u32 id, struct unwind_stacktrace *trace,
+				   u64 cookie)
 {
 	struct bpf_unwind_user_record *rec;
 	unsigned int i, nr = trace->nr;
+	struct bpf_map *map;
+	u32 next = id;
 	u64 lost;
 
+	map = bpf_map_get_curr_or_next(&next);
+	if (!map)
+		return;
+	if (map->id != id || map->map_type != BPF_MAP_TYPE_RINGBUF)
+		goto out;
 	rec = bpf_ringbuf_kern_reserve(map, struct_size(rec, ips, nr), &lost);
 	if (!rec)
-		return;
+		goto out;
 	rec->cookie = cookie;
 	rec->pid = task_tgid_nr(current);
 	rec->tid = task_pid_nr(current);
@@ -56,6 +69,8 @@ static void bpf_unwind_user_output(struct bpf_map *map,
 	for (i = 0; i < nr; i++)
 		rec->ips[i] = trace->entries[i];
 	bpf_ringbuf_kern_submit(rec);
+out:
+	bpf_map_put(map);
 }
 
 /*
@@ -82,9 +97,10 @@ static bool bpf_unwind_user_ok(struct bpf_unwind_user_pending *p, int i,
  * program on a function the delivery calls) finds its ring buffer marked
  * delivered as soon as @cookie is published: every full slot is marked
  * before, and a request that fills a slot marks it itself (the marking
- * never clears a mark once it has begun to set them).  A request only
- * fills empty slots and only empties its own, so a slot still holds its
- * map when we empty it.
+ * never clears a mark once it has begun to set them).  A request fills
+ * empty slots, or slots whose map is gone, and only empties its own; the
+ * slot is taken with xchg(), so a request that reclaims a slot under us
+ * either gets the record or finds its slot taken.
  *
  * Context: Task context, may sleep.
  */
@@ -94,28 +110,33 @@ static void bpf_unwind_user_callback(struct unwind_work *work,
 {
 	struct bpf_unwind_user_pending *p = &current->unwind_info.bpf;
 	bool deliver = !(current->flags & PF_EXITING);
-	struct bpf_map *map;
+	u32 id, seen;
 	int i;
 
 	for (i = 0; i < BPF_UNWIND_USER_MAPS; i++)
 		WRITE_ONCE(p->done_id[i], 0);
 	for (i = 0; i < BPF_UNWIND_USER_MAPS; i++) {
-		map = READ_ONCE(p->map[i]);
-		if (map && bpf_unwind_user_ok(p, i, deliver))
-			WRITE_ONCE(p->done_id[i], map->id);
+		id = READ_ONCE(p->map_id[i]);
+		if (id && bpf_unwind_user_ok(p, i, deliver))
+			WRITE_ONCE(p->done_id[i], id);
 	}
 	WRITE_ONCE(p->done_cookie, cookie);
 	for (i = 0; i < BPF_UNWIND_USER_MAPS; i++) {
 		bool ok;
 
-		map = READ_ONCE(p->map[i]);
-		if (!map)
+		seen = READ_ONCE(p->map_id[i]);
+		if (!seen)
 			continue;
 		ok = bpf_unwind_user_ok(p, i, deliver);
-		WRITE_ONCE(p->map[i], NULL);
-		if (ok)
-			bpf_unwind_user_output(map, trace, cookie);
-		bpf_map_put(map);
+		id = xchg(&p->map_id[i], 0);
+		/*
+		 * Another id: a request that interrupted us reclaimed the
+		 * slot of a map that is gone, in this exec.
+		 */
+		if (id != seen)
+			ok = deliver;
+		if (id && ok)
+			bpf_unwind_user_output(id, trace, cookie);
 	}
 }
 
@@ -128,44 +149,44 @@ static void bpf_unwind_user_callback(struct unwind_work *work,
  * Context: Any context, NMI included.
  */
 static bool bpf_unwind_user_delivered(struct bpf_unwind_user_pending *p,
-				      struct bpf_map *map, u64 cookie)
+				      u32 id, u64 cookie)
 {
 	int i;
 
 	if (READ_ONCE(p->done_cookie) != cookie)
 		return false;
 	for (i = 0; i < BPF_UNWIND_USER_MAPS; i++)
-		if (READ_ONCE(p->done_id[i]) == map->id)
+		if (READ_ONCE(p->done_id[i]) == id)
 			return true;
 	return false;
 }
 
 /*
- * bpf_unwind_user_claim - Take a slot of the current task for @map
+ * bpf_unwind_user_claim - Take a slot of the current task for map @id
  *
  * Only the current task changes its slots.  The unwind callback runs in
- * the same task, so it cannot run between the claim and the reference
- * taken here: at most it was interrupted by the request, and finds the
- * slot full or empty.  A request for the same @map that interrupts this
- * one between the first scan and the cmpxchg() runs to its end first, so
- * the second scan sees its slot, and @map never holds two.  The verifier
- * only lets through maps the program holds (no inner maps), so @map is
- * alive; __bpf_map_inc_not_zero() checks it all the same, without the
- * RCU lockdep assertion of bpf_map_inc_not_zero(), which sleepable
- * programs would trip.
+ * the same task, so it cannot run between the scans and the claim: at
+ * most it was interrupted by the request, and finds the slot full or
+ * empty.  A request for the same map that interrupts this one between
+ * the first scan and the cmpxchg() runs to its end first, so the second
+ * scan sees its slot, and a map never holds two.  The verifier only lets
+ * through maps the program holds (no inner maps), so map @id is alive
+ * while the program runs.  A slot whose map is gone (its tool exited
+ * while this task slept in the kernel) is free: nobody can read what it
+ * would deliver.
  *
  * Context: Any context, NMI included where cmpxchg() is NMI-safe.
- * Return: The slot, -EEXIST if @map has one already, -ESTALE if it has one
- *         from before an exec in this entry, -ENOSPC if all are taken,
- *         -ENOENT if @map is being freed.
+ * Return: The slot, -EEXIST if map @id has one already, -ESTALE if it has
+ *         one from before an exec in this entry, -ENOSPC if all are
+ *         taken by live maps.
  */
-static int bpf_unwind_user_claim(struct bpf_unwind_user_pending *p,
-				 struct bpf_map *map)
+static int bpf_unwind_user_claim(struct bpf_unwind_user_pending *p, u32 id)
 {
+	u32 old;
 	int i, j;
 
 	for (i = 0; i < BPF_UNWIND_USER_MAPS; i++) {
-		if (READ_ONCE(p->map[i]) != map)
+		if (READ_ONCE(p->map_id[i]) != id)
 			continue;
 		/* Delivered to nobody: the exec replaced that stack */
 		if (READ_ONCE(p->exec_id[i]) != current->self_exec_id)
@@ -173,27 +194,24 @@ static int bpf_unwind_user_claim(struct bpf_unwind_user_pending *p,
 		return -EEXIST;
 	}
 	for (i = 0; i < BPF_UNWIND_USER_MAPS; i++) {
+		old = READ_ONCE(p->map_id[i]);
+		if (old && bpf_map_id_alive(old))
+			continue;
 		/*
-		 * The exec_id of an empty slot first, then the slot: a
+		 * The exec_id of a free slot first, then the slot: a
 		 * request that interrupts this one once the slot is
 		 * published must find it of this exec, not -ESTALE.  Only
 		 * this task writes it, always the same value meanwhile; a
-		 * full slot's is left alone.
+		 * live slot's is left alone.
 		 */
-		if (READ_ONCE(p->map[i]))
-			continue;
 		WRITE_ONCE(p->exec_id[i], current->self_exec_id);
-		if (cmpxchg(&p->map[i], NULL, map))
+		if (cmpxchg(&p->map_id[i], old, id) != old)
 			continue;
 		for (j = 0; j < BPF_UNWIND_USER_MAPS; j++) {
-			if (j != i && READ_ONCE(p->map[j]) == map) {
-				WRITE_ONCE(p->map[i], NULL);
+			if (j != i && READ_ONCE(p->map_id[j]) == id) {
+				WRITE_ONCE(p->map_id[i], 0);
 				return -EEXIST;
 			}
-		}
-		if (IS_ERR(__bpf_map_inc_not_zero(map, false))) {
-			WRITE_ONCE(p->map[i], NULL);
-			return -ENOENT;
 		}
 		return i;
 	}
@@ -203,18 +221,13 @@ static int bpf_unwind_user_claim(struct bpf_unwind_user_pending *p,
 /*
  * bpf_unwind_user_release - Give back the slot of a request that failed
  *
- * The program holds a reference to @map, so this is never the last.
- *
  * Context: Any context, NMI included where cmpxchg() is NMI-safe.
  * Return: false if the unwind callback took the slot first.
  */
 static bool bpf_unwind_user_release(struct bpf_unwind_user_pending *p,
-				    int slot, struct bpf_map *map)
+				    int slot, u32 id)
 {
-	if (cmpxchg(&p->map[slot], map, NULL) != map)
-		return false;
-	bpf_map_put(map);
-	return true;
+	return cmpxchg(&p->map_id[slot], id, 0) == id;
 }
 
 __bpf_kfunc_start_defs();
@@ -242,7 +255,8 @@ __bpf_kfunc_start_defs();
  *         entry); -EINVAL if the task has no user space (kernel thread,
  *         exiting, not entered from user mode) or @flags__k is not 0;
  *         -ENOSPC if the task already has requests for
- *         BPF_UNWIND_USER_MAPS other ring buffers in this entry; -EBUSY
+ *         BPF_UNWIND_USER_MAPS other ring buffers, all still open, in this
+ *         entry; -EBUSY
  *         if the stack of this entry was already delivered, to other ring
  *         buffers only, or @map__map has a request from before an exec in
  *         this entry;
@@ -267,7 +281,7 @@ __bpf_kfunc int bpf_unwind_user_deferred(void *map__map, u64 flags__k,
 	if (!current->mm || (current->flags & (PF_KTHREAD | PF_EXITING)))
 		return -EINVAL;
 
-	slot = bpf_unwind_user_claim(p, map);
+	slot = bpf_unwind_user_claim(p, map->id);
 	if (slot == -ESTALE)
 		return -EBUSY;
 	if (slot < 0 && slot != -EEXIST)
@@ -276,7 +290,7 @@ __bpf_kfunc int bpf_unwind_user_deferred(void *map__map, u64 flags__k,
 	ret = unwind_deferred_request(&bpf_unwind_work, cookie);
 	if (ret < 0) {
 		if (slot >= 0)
-			bpf_unwind_user_release(p, slot, map);
+			bpf_unwind_user_release(p, slot, map->id);
 		*cookie = 0;
 		return ret;
 	}
@@ -292,9 +306,9 @@ __bpf_kfunc int bpf_unwind_user_deferred(void *map__map, u64 flags__k,
 	 * request's, which we interrupted and which answers for itself.
 	 */
 	if (ret == 1 && READ_ONCE(p->done_cookie) == *cookie) {
-		if (slot >= 0 && !bpf_unwind_user_release(p, slot, map))
+		if (slot >= 0 && !bpf_unwind_user_release(p, slot, map->id))
 			return 0;
-		if (bpf_unwind_user_delivered(p, map, *cookie))
+		if (bpf_unwind_user_delivered(p, map->id, *cookie))
 			return 0;
 		*cookie = 0;
 		return -EBUSY;
@@ -311,25 +325,6 @@ __bpf_kfunc int bpf_unwind_user_deferred(void *map__map, u64 flags__k,
 }
 
 __bpf_kfunc_end_defs();
-
-/**
- * bpf_unwind_user_task_free - Drop the references of undelivered requests
- * @task: A task being freed
- *
- * Context: Any context __put_task_struct() runs in.
- */
-void bpf_unwind_user_task_free(struct task_struct *task)
-{
-	struct bpf_unwind_user_pending *p = &task->unwind_info.bpf;
-	int i;
-
-	for (i = 0; i < BPF_UNWIND_USER_MAPS; i++) {
-		struct bpf_map *map = xchg(&p->map[i], NULL);
-
-		if (map)
-			bpf_map_put(map);
-	}
-}
 
 BTF_KFUNCS_START(bpf_unwind_user_kfunc_ids)
 BTF_ID_FLAGS(func, bpf_unwind_user_deferred)

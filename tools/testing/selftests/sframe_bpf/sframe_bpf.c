@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +168,8 @@ static struct sft *sft_open(struct __test_metadata *_metadata)
 	if (s->skel) {
 		/* Attached by request_during_delivery only */
 		bpf_program__set_autoattach(s->skel->progs.fentry_map_put, false);
+		/* By ring_buffers_of_a_sleeper only */
+		bpf_program__set_autoattach(s->skel->progs.tp_sched_switch, false);
 		if (unwind_user__load(s->skel)) {
 			unwind_user__destroy(s->skel);
 			s->skel = NULL;
@@ -346,6 +349,7 @@ static const char * const prog_name[] = {
 	[SFT_PROG_EXIT] = "exit_group", [SFT_PROG_EXEC] = "execve",
 	[SFT_PROG_LATE] = "late", [SFT_PROG_EXEC_AFTER] = "after exec",
 	[SFT_PROG_DURING] = "during delivery",
+	[SFT_PROG_SWITCH] = "sched_switch",
 };
 
 /* The programs on getppid() */
@@ -771,6 +775,172 @@ TEST(exit_and_exec)
 	       ms, ms2);
 	ASSERT_LE(0, ms2);
 	ASSERT_LE(0, ms);
+}
+
+/* The state letter of /proc/@pid/stat, 0 if unreadable */
+static char proc_state(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/* Waits up to 12 s for /proc/@pid/stat to show @state */
+static int wait_state(pid_t pid, char state)
+{
+	int i;
+
+	for (i = 0; i < 1200; i++) {
+		if (proc_state(pid) == state)
+			return 0;
+		usleep(10000);
+	}
+	return -1;
+}
+
+/*
+ * The sleeper of ring_buffers_of_a_sleeper: waits in one waitid() for a
+ * child that is stopped and continued many times and killed at the end.
+ * Each stop and continue wakes it; it finds nothing to reap and sleeps
+ * again, all in the same system call, so that it leaves the CPU again
+ * and again without returning to user space.  It writes the child's pid
+ * to @fd first.
+ */
+static void sleeper(int fd)
+{
+	siginfo_t info;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		_exit(1);
+	if (pid == 0) {
+		for (;;)
+			pause();
+	}
+	if (write(fd, &pid, sizeof(pid)) != sizeof(pid))
+		_exit(2);
+	if (waitid(P_ALL, 0, &info, WEXITED))
+		_exit(3);
+	_exit(info.si_pid == pid ? 0 : 4);
+}
+
+/*
+ * Requests of one load of the programs: those of the sleeper at
+ * sched_switch, in @nreq ring buffers (1 or 5), which must get @want
+ * (0, then -ENOSPC for the fifth).  Then every fd is closed, and each
+ * ring buffer must be freed although the sleeper has not returned to
+ * user space.
+ */
+static void sleeper_cycle(struct __test_metadata *_metadata, pid_t sleeper,
+			  pid_t child, int cycle, int nreq)
+{
+	struct sft *s = sft_open(_metadata);
+	__u32 ids[NR_MAPS];
+	int i, j, seen = 0, ms;
+
+	ASSERT_NE(NULL, s);
+	s->skel->links.tp_sched_switch =
+		bpf_program__attach(s->skel->progs.tp_sched_switch);
+	if (!s->skel->links.tp_sched_switch)
+		TH_LOG("attaching to sched_switch failed: %s", strerror(errno));
+	ASSERT_NE(NULL, s->skel->links.tp_sched_switch);
+	ids[MAP_STACKS] = map_id(s->skel->maps.stacks);
+	ids[MAP_STACKS2] = map_id(s->skel->maps.stacks2);
+	ids[MAP_STACKS3] = map_id(s->skel->maps.stacks3);
+	ids[MAP_STACKS4] = map_id(s->skel->maps.stacks4);
+	ids[MAP_SMALL] = map_id(s->skel->maps.small);
+	sft_add_tgid(s, sleeper);
+	sft_set(s, 1u << SFT_PROG_SWITCH,
+		nreq == 1 ? SFT_DEFER_ONE : SFT_DEFER_FIVE_MAPS);
+	/* Wake the sleeper: it leaves the CPU again at once */
+	for (i = 0; i < 20 && !seen; i++) {
+		ASSERT_EQ(0, kill(child, SIGSTOP));
+		ASSERT_EQ(0, wait_state(child, 'T'));
+		ASSERT_EQ(0, kill(child, SIGCONT));
+		ASSERT_EQ(0, wait_state(child, 'S'));
+		ASSERT_EQ(0, wait_state(sleeper, 'S'));
+		sft_drain(s);
+		for (j = 0; j < s->nev; j++)
+			seen += s->ev[j].tid == (__u32)sleeper;
+	}
+	sft_set(s, 0, SFT_DEFER_NONE);
+	sft_drain(s);
+	ASSERT_LT(0, seen);
+	seen = 0;
+	for (j = 0; j < s->nev; j++) {
+		struct sft_event *e = &s->ev[j];
+
+		if (e->tid != (__u32)sleeper || e->prog != SFT_PROG_SWITCH)
+			continue;
+		if (!seen++)
+			TH_LOG("load %d: the sleeper's first request: %lld %lld %lld %lld %lld",
+			       cycle, (long long)e->ret[0], (long long)e->ret[1],
+			       (long long)e->ret[2], (long long)e->ret[3],
+			       (long long)e->ret[4]);
+		for (i = 0; i < nreq; i++) {
+			ASSERT_EQ(i < 4 ? 0 : -ENOSPC, e->ret[i]);
+			ASSERT_EQ(i < 4, e->cookie[i] != 0);
+		}
+	}
+	/* Nothing was delivered: the sleeper is still in waitid() */
+	for (j = 0; j < s->nrec; j++)
+		ASSERT_NE((__u32)sleeper, s->rec[j].r.tid);
+	sft_close(s);
+	for (i = 0; i < (nreq == 1 ? 1 : NR_MAPS); i++) {
+		ASSERT_NE(0, ids[i]);
+		ms = map_freed_ms(ids[i]);
+		if (ms < 0)
+			TH_LOG("load %d: ring buffer %d (id %u) still there 12 s after its programs and fds were closed",
+			       cycle, i, ids[i]);
+		ASSERT_LE(0, ms);
+	}
+}
+
+/*
+ * An off-CPU tool asks for the stack of a task at sched_switch, and the
+ * task then sleeps in the kernel: the request must not keep the tool's
+ * ring buffers once the tool is gone.  The first load asks for five ring
+ * buffers (the fifth gets -ENOSPC); after it is closed, the four it got
+ * are dead, and each of four more loads must still get a slot.  Every
+ * ring buffer must be freed when its fds are closed, while the sleeper
+ * still sleeps.  The sleeper then returns, delivering nothing, and exits.
+ */
+TEST(ring_buffers_of_a_sleeper)
+{
+	int fds[2], cycle;
+	pid_t pid, child = 0;
+
+	ASSERT_EQ(0, pipe(fds));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		close(fds[0]);
+		sleeper(fds[1]);
+	}
+	close(fds[1]);
+	ASSERT_EQ(sizeof(child), read(fds[0], &child, sizeof(child)));
+	close(fds[0]);
+	ASSERT_EQ(0, wait_state(pid, 'S'));
+	for (cycle = 0; cycle < 5; cycle++) {
+		sleeper_cycle(_metadata, pid, child, cycle, cycle ? 1 : 5);
+		if (_metadata->exit_code)
+			break;
+	}
+	kill(child, SIGKILL);
+	ASSERT_EQ(0, wait_child(pid));
 }
 
 /* A forked child's stack, with its own pid */

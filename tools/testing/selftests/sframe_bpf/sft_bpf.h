@@ -24,6 +24,7 @@ enum sft_prog {
 	SFT_PROG_LATE,		/* fexit on the delivery of the stack */
 	SFT_PROG_EXEC_AFTER,	/* tracepoint sched_process_exec */
 	SFT_PROG_DURING,	/* fentry on bpf_map_put(), in the delivery */
+	SFT_PROG_SWITCH,	/* tracepoint sched_switch, as the task leaves */
 	SFT_NR_PROGS
 };
 

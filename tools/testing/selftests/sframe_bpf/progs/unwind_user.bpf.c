@@ -170,6 +170,16 @@ int tp_execve(void *ctx)
 	return sample(ctx, SFT_PROG_EXEC, false);
 }
 
+/*
+ * As the task leaves the CPU (current is the previous task): what an
+ * off-CPU tool asks for.  Attached by the test that wants it only.
+ */
+SEC("tp/sched/sched_switch")
+int tp_sched_switch(void *ctx)
+{
+	return sample(ctx, SFT_PROG_SWITCH, false);
+}
+
 /* After the exec, in the same system call */
 SEC("tp/sched/sched_process_exec")
 int tp_process_exec(void *ctx)
@@ -223,12 +233,10 @@ int BPF_PROG(fexit_callback, struct unwind_work *work,
 }
 
 /*
- * Requests in the delivery itself: it drops its reference to each ring
- * buffer after writing that ring buffer's record, so these come between
- * two ring buffers' records.  The kfunc's own bpf_map_put(), when it
- * gives a slot back, does not run this program again: the trampoline
- * does not recurse into a program that is running.  Attached by the
- * test that wants it only (bpf_map_put() is everywhere).
+ * Requests in the delivery itself: it looks each ring buffer up by id
+ * and drops that reference after writing the record, so these come
+ * between two ring buffers' records.  Attached by the test that wants it
+ * only (bpf_map_put() is everywhere).
  */
 SEC("fentry/bpf_map_put")
 int BPF_PROG(fentry_map_put, struct bpf_map *map)
