@@ -51,8 +51,8 @@ static struct sframe_rcache *sframe_rcache_alloc(struct sframe_entry *e)
 	rc = kzalloc_obj(*rc, GFP_KERNEL_ACCOUNT);
 	if (!rc)
 		return NULL;
-	rc->hits = alloc_percpu_gfp(unsigned long, GFP_KERNEL_ACCOUNT);
-	if (!rc->hits) {
+	rc->lookups = alloc_percpu_gfp(unsigned long, GFP_KERNEL_ACCOUNT);
+	if (!rc->lookups) {
 		kfree(rc);
 		return NULL;
 	}
@@ -105,16 +105,37 @@ bool __sframe_rcache_put(struct sframe_entry *e, unsigned long pc,
 }
 
 /**
- * sframe_rcache_hits() - lookups of an entry answered by its rule cache
+ * sframe_rcache_count() - count a lookup that the rule cache did not answer
+ * @e:		the entry
+ *
+ * Per CPU once @e has a cache, so that a walk in NMI makes no atomic
+ * write to a line that the other threads of the mm write too; in @e
+ * before.  Not inline: the lookup that follows reads the section.
+ *
+ * Context: Any context, NMI included.
+ */
+void sframe_rcache_count(struct sframe_entry *e)
+{
+	/* Pairs with the cmpxchg() in sframe_rcache_alloc() */
+	struct sframe_rcache *rc = smp_load_acquire(&e->rcache);
+
+	if (likely(rc))
+		this_cpu_inc(*rc->lookups);
+	else
+		atomic_long_inc(&e->lookups);
+}
+
+/**
+ * sframe_rcache_lookups() - lookups of an entry since it has a rule cache
  * @e:		the entry
  *
  * The sum of the per-CPU counts, each read once: a hit that is counted
  * meanwhile may or may not be in it.
  *
  * Context: Any context but NMI.
- * Return: the number of hits.
+ * Return: the number of lookups, hits of the cache and the others.
  */
-unsigned long sframe_rcache_hits(struct sframe_entry *e)
+unsigned long sframe_rcache_lookups(struct sframe_entry *e)
 {
 	/* Pairs with the cmpxchg() in sframe_rcache_alloc() */
 	struct sframe_rcache *rc = smp_load_acquire(&e->rcache);
@@ -124,7 +145,7 @@ unsigned long sframe_rcache_hits(struct sframe_entry *e)
 	if (!rc)
 		return 0;
 	for_each_possible_cpu(cpu)
-		sum += READ_ONCE(*per_cpu_ptr(rc->hits, cpu));
+		sum += READ_ONCE(*per_cpu_ptr(rc->lookups, cpu));
 	return sum;
 }
 
@@ -138,6 +159,6 @@ void sframe_rcache_free(struct sframe_rcache *rc)
 {
 	if (!rc)
 		return;
-	free_percpu(rc->hits);
+	free_percpu(rc->lookups);
 	kfree(rc);
 }

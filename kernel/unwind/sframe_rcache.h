@@ -49,7 +49,9 @@ struct sframe_rcache_slot {
  *		an empty way
  * @slot:	the rule of each way
  * @next:	the way of each set that the next store replaces (FIFO)
- * @hits:	lookups answered by the cache, per CPU, see sframe_rcache_hits()
+ * @lookups:	lookups of the entry since it has the cache, hits and misses,
+ *		per CPU (NMI counts them without an atomic on a shared line),
+ *		see sframe_rcache_lookups()
  *
  * The set of a PC is a hash of the PC.  A store replaces the ways of a
  * set in turn: in the simulation, FIFO missed about as often as LRU,
@@ -59,7 +61,7 @@ struct sframe_rcache {
 	unsigned long			pc[SFRAME_RCACHE_SETS][SFRAME_RCACHE_WAYS];
 	struct sframe_rcache_slot	slot[SFRAME_RCACHE_SETS][SFRAME_RCACHE_WAYS];
 	u8				next[SFRAME_RCACHE_SETS];
-	unsigned long __percpu		*hits;
+	unsigned long __percpu		*lookups;
 };
 
 /* Boot or module parameter sframe.rule_cache */
@@ -123,7 +125,7 @@ static __always_inline bool sframe_rcache_get(struct sframe_entry *e,
 	rule->fp = copy.fp;
 
 	rule->fres_read = 0;
-	this_cpu_inc(*rc->hits);
+	this_cpu_inc(*rc->lookups);
 	return true;
 }
 

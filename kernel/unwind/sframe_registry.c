@@ -335,11 +335,11 @@ void sframe_entry_failed(struct sframe_entry *e, unsigned long pc, int err,
  *
  * Context: Any context but NMI.
  * Return: the lookups of sframe_entry_find() and the hits of the rule
- * cache.
+ * cache, counted in @e until it has a cache, per CPU in the cache since.
  */
 unsigned long sframe_entry_lookups(struct sframe_entry *e)
 {
-	return atomic_long_read(&e->lookups) + sframe_rcache_hits(e);
+	return atomic_long_read(&e->lookups) + sframe_rcache_lookups(e);
 }
 
 /**

@@ -68,8 +68,9 @@ enum sframe_state {
  *		reference drops at once: its users hold a reference)
  * @ref:	one reference for the registry, one per other user (a
  *		faultable walk, a reader of /proc/<pid>/sframe)
- * @lookups:	frames looked up in this section, but for the hits of
- *		@rcache, which it counts per CPU: see sframe_entry_lookups()
+ * @lookups:	frames looked up in this section before it had @rcache
+ *		(or without one), which counts them per CPU once it has one:
+ *		see sframe_entry_lookups()
  * @failures:	lookups that failed (not covered, fault or corrupt), and
  *		resolutions that failed (see sframe_resolve())
  */
@@ -120,7 +121,8 @@ int sframe_check(struct sframe_section *sec, enum sframe_reason *reason);
 /* sframe_rcache.c, and sframe_rcache_get()/_put() in sframe_rcache.h */
 bool __sframe_rcache_put(struct sframe_entry *e, unsigned long pc,
 			 const struct sframe_rule *rule, bool may_alloc);
-unsigned long sframe_rcache_hits(struct sframe_entry *e);
+void sframe_rcache_count(struct sframe_entry *e);
+unsigned long sframe_rcache_lookups(struct sframe_entry *e);
 void sframe_rcache_free(struct sframe_rcache *rc);
 
 /* sframe_repair.c */
@@ -136,6 +138,8 @@ void sframe_repair_none(unsigned long pc);
  *
  * Count the lookup, and its failure with sframe_entry_failed().  Inline:
  * the unwinder makes it for nearly every frame whose rule is not cached.
+ * With a rule cache, the count is per CPU (a walk in NMI makes no atomic
+ * write to a line that the mm's other threads write too).
  *
  * Context: Task context, or any context including NMI with @nofault.
  * Return: as sframe_find().
@@ -149,7 +153,7 @@ static __always_inline int sframe_entry_find(struct sframe_entry *e,
 	enum sframe_reason reason __uninitialized;
 	int ret;
 
-	atomic_long_inc(&e->lookups);
+	sframe_rcache_count(e);
 	if (nofault)
 		ret = sframe_find_nofault(&e->sec, pc, rule, &reason);
 	else

@@ -415,7 +415,7 @@ static void sframe_reg_find_marks_bad(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sframe_entry_find(e, base + 5, &rule, false),
 			-EBADMSG);
 	KUNIT_EXPECT_EQ(test, atomic_read(&e->state), SFRAME_BAD);
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&e->lookups), 3L);
+	KUNIT_EXPECT_EQ(test, sframe_entry_lookups(e), 3UL);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&e->failures), 2L);
 }
 
