@@ -27,7 +27,7 @@ endif
 
 .PHONY: help root root-sid tree patches patches-bisect kernel kernel-perf kunit \
 	kunit-arm64 kunit-s390 kunit-cross vm test test-vm-arm64 test-vm-s390 harness sframe-diff sframe-tools sframe-gen-check bpf fuzz selftests \
-	bench-walker test-vm demo-defer bench-mmap perf demo bench mutants stress clean distclean
+	bench-walker test-vm demo-defer bench-mmap perf demo bench mutants stress stress-kcsan clean distclean
 
 help:
 	@echo "make demo            perf --call-graph=sframe vs fp vs dwarf on a demo workload (VM)"
@@ -57,6 +57,8 @@ help:
 	@echo "make test-vm-s390    the vm-s390x level only: KUnit, perf in the s390x VM"
 	@echo "make stress [MINUTES=N]  the soak: perf sframe, -g and fp,defer on every CPU while"
 	@echo "                     sframe_stress maps, registers, corrupts, forks... (debug VM, default 10)"
+	@echo "make stress-kcsan [MINUTES=N]  the same soak on the KCSAN kernel: a data race in"
+	@echo "                     the series' code fails it (x86_64, default 10)"
 	@echo "make patches         export the series to build/patches, checkpatch --strict"
 	@echo "make patches-bisect  also build the tree after every patch (slow)"
 	@echo "make tree            create/update build/linux (pristine 7.2 + the series)"
@@ -161,6 +163,9 @@ fuzz: root-sid
 
 stress: root-sid
 	$(DEV)/stress.sh $$(( $(or $(MINUTES),10) * 60 ))
+
+stress-kcsan: root-sid
+	$(DEV)/stress.sh --kcsan $$(( $(or $(MINUTES),10) * 60 ))
 
 bench-walker: root-sid
 	$(DEV)/bench-walker.sh

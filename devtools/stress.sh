@@ -1,9 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# stress.sh [SECONDS]: the soak of make stress (default 600 s). Boots the
-# debug VM (KASAN, lockdep, UBSAN, kmemleak, the lockup and hung task
-# detectors), runs the guest part below, then checks its results here.
+# stress.sh [--kcsan] [SECONDS]: the soak of make stress (default 600 s).
+# Boots the debug VM (KASAN, lockdep, UBSAN, kmemleak, the lockup and hung
+# task detectors), or with --kcsan the KCSAN flavour (make stress-kcsan:
+# the data-race detector, lockdep, the lockup and hung task detectors),
+# runs the guest part below, then checks its results here. On the KCSAN
+# kernel, a data race fails the soak if one of its stacks is in the
+# series' code; races elsewhere in the kernel are listed (splat-check.sh,
+# SFRAME_SPLAT_KCSAN=ours).
 #
 # stress.sh guest SECONDS OUTDIR (in the VM): with kernel.sframe_unwind=1
 # and kernel.hung_task_timeout_secs=30, three perf record sessions sample
@@ -296,8 +301,14 @@ check) check "${2:?outdir}"; exit ;;
 esac
 
 # Host: boot the debug VM and run the guest part, then check
+vmflavour=()
+if [ "${1:-}" = --kcsan ]; then
+	vmflavour=(--kcsan)
+	export SFRAME_SPLAT_KCSAN=ours
+	shift
+fi
 secs=${1:-600}
-case $secs in ''|*[!0-9]*) die "usage: stress.sh [SECONDS]" ;; esac
+case $secs in ''|*[!0-9]*) die "usage: stress.sh [--kcsan] [SECONDS]" ;; esac
 need_root "booting the VM"
 [ "${SFRAME_DIRTY:-0}" = 1 ] || "$REPO/devtools/selftests.sh" >&2 || exit 1
 "$REPO/devtools/perf.sh" >/dev/null || exit 1
@@ -308,7 +319,7 @@ for v in SFRAME_STRESS_BIN SFRAME_STRESS_FREQ SFRAME_STRESS_PROCS \
 	[ -n "${!v:-}" ] && env+="$v=$(printf '%q' "${!v}") "
 done
 SFRAME_VM_TIMEOUT=${SFRAME_VM_TIMEOUT:-$((secs + 1800))} SFRAME_VM_QUIET=1 \
-	"$REPO/devtools/vm.sh" "$env$REPO/devtools/stress.sh guest $secs $REPO/build/vm/stress; exit 7"
+	"$REPO/devtools/vm.sh" "${vmflavour[@]}" "$env$REPO/devtools/stress.sh guest $secs $REPO/build/vm/stress; exit 7"
 vmrc=$?
 check "$REPO/build/vm/stress"
 case $vmrc in

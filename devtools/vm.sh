@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# vm.sh [--perf|--baseline] CMD...: boot the x86_64 VM kernel (debug
-# flavour unless --perf; --baseline is the perf flavour without the
-# feature, for cost comparisons) with virtme-ng, the sid root as the
+# vm.sh [--perf|--baseline|--kcsan] CMD...: boot the x86_64 VM kernel
+# (debug flavour unless --perf; --baseline is the perf flavour without the
+# feature, for cost comparisons; --kcsan the data-race detector's flavour,
+# make stress-kcsan) with virtme-ng, the sid root as the
 # guest's root filesystem and this repository at the same path (build/vm
 # writable), run CMD and return its exit status. SFRAME_ARCH=arm64 boots
 # the arm64 kernel instead (QEMU -M virt, a CPU with pointer
@@ -29,9 +30,9 @@ set -euo pipefail
 
 flavour=debug
 case ${1:-} in
---perf|--baseline) flavour=${1#--}; shift ;;
+--perf|--baseline|--kcsan) flavour=${1#--}; shift ;;
 esac
-[ $# -gt 0 ] || die "usage: vm.sh [--perf|--baseline] CMD..."
+[ $# -gt 0 ] || die "usage: vm.sh [--perf|--baseline|--kcsan] CMD..."
 need_root "booting the VM from the toolchain root"
 
 arch=${SFRAME_ARCH:-x86_64}
