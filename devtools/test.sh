@@ -38,23 +38,34 @@ count_tap() {
 	echo "$p $f"
 }
 
-# progress START: the progress lines ("==> ...") of standard input, each
-# after the seconds since START, on standard error; everything to the log
+# progress START GUEST: the progress lines ("==> ...") of standard input,
+# each after the seconds since START, on standard error; everything to
+# the log. The time of the first VM boot (vm.sh's "VM: ..." line) goes
+# to the file GUEST: what came before it is building, the rest the guest.
 progress() {
 	local line
 	while IFS= read -r line; do
 		case $line in
+		"==> VM: "*) [ -s "$2" ] || date +%s >"$2" ;;&
 		"==> "*) printf '    %5ss  %s\n' "$(($(date +%s) - $1))" "${line#==> }" >&2 ;;
 		esac
 	done
 }
 
 run_level() {
-	local level=$1 fn=$2 log=$logs/$1.log start rc p f
+	local level=$1 fn=$2 log=$logs/$1.log start end rc p f guest build=- gtime=-
 	start=$(date +%s)
+	guest=$logs/$level.guest-start
+	rm -f "$guest"
 	msg "test level: $level"
-	"$fn" 2>&1 | tee "$log" | progress "$start"
+	"$fn" 2>&1 | tee "$log" | progress "$start" "$guest"
 	rc=${PIPESTATUS[0]}
+	end=$(date +%s)
+	if [ -s "$guest" ]; then
+		build=$(($(cat "$guest") - start))s
+		gtime=$((end - $(cat "$guest")))s
+	fi
+	rm -f "$guest"
 	read -r p f < <("count_$level" "$log")
 	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
 		# The level failed outside any test case (build error...).
@@ -63,7 +74,8 @@ run_level() {
 	fi
 	total_pass=$((total_pass + p))
 	total_fail=$((total_fail + f))
-	rows+=("$(printf '%-12s %7d %7d %7ss   %s' "$level" "$p" "$f" "$(($(date +%s) - start))" \
+	rows+=("$(printf '%-12s %7d %7d %7ss %7s %7s   %s' "$level" "$p" "$f" "$((end - start))" \
+		"$build" "$gtime" \
 		"$(if [ "$f" != 0 ]; then echo "FAILED: build/test/$level.log"
 		elif grep -q '^# cached: ' "$log"; then echo "ok (cached: inputs unchanged since it passed; SFRAME_RETEST=1 reruns)"
 		else echo ok; fi)")")
@@ -342,7 +354,7 @@ for l in "${levels[@]}"; do
 	run_level "$l" "level_$l"
 done
 
-printf '\n%-12s %7s %7s %8s   %s\n' level passed failed time result
+printf '\n%-12s %7s %7s %8s %7s %7s   %s\n' level passed failed time build guest result
 printf '%s\n' "${rows[@]}"
 echo
 echo "$total_pass passed, $total_fail failed"
