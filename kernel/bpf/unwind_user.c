@@ -14,11 +14,11 @@
  * cookie.
  *
  * A task holds up to BPF_UNWIND_USER_MAPS ring buffers to deliver to in
- * its struct unwind_task_info, by map id and without a reference: a task
- * that sleeps in the kernel for hours must not keep the ring buffer of a
- * tool that exited.  A ring buffer freed meanwhile gets nothing, and its
- * slot is free for the next request.  Map ids are allocated cyclically
- * up to INT_MAX, so an id is not reused while a slot can name it.  A
+ * its struct unwind_task_info, without a reference: a task that sleeps
+ * in the kernel for hours must not keep the ring buffer of a tool that
+ * exited.  A slot names its map by the map's cookie, which is never
+ * reused, and keeps the map's id to look it up; a ring buffer freed
+ * meanwhile gets nothing, and its slot is free for the next request.  A
  * request only claims a slot and schedules the unwind, so that it can
  * run in NMI context; the unwind callback, in task context, looks the
  * maps up and writes the records.
@@ -37,26 +37,28 @@ static struct unwind_work bpf_unwind_work;
 static bool bpf_unwind_ready __ro_after_init;
 
 /*
- * bpf_unwind_user_output - Write one record of @trace to map @id
+ * bpf_unwind_user_output - Write one record of @trace to the map of a slot
+ * @id: the map's id, to look it up
+ * @map_cookie: the map's cookie: the map that was asked for, not another
+ *              one that got its id since
  *
  * Nothing if the map is gone: its users closed it since the request.
  *
  * Context: Task context where task work runs: the return to user space,
  *          or io_uring's task work in a system call.
  */
-static void bpf_unwind_user_output(u32 id, struct unwind_stacktrace *trace,
-				   u64 cookie)
+static void bpf_unwind_user_output(u32 id, u64 map_cookie,
+				   struct unwind_stacktrace *trace, u64 cookie)
 {
 	struct bpf_unwind_user_record *rec;
 	unsigned int i, nr = trace->nr;
 	struct bpf_map *map;
-	u32 next = id;
 	u64 lost;
 
-	map = bpf_map_get_curr_or_next(&next);
+	map = bpf_map_get_by_id(id);
 	if (!map)
 		return;
-	if (map->id != id || map->map_type != BPF_MAP_TYPE_RINGBUF)
+	if (map->cookie != map_cookie)
 		goto out;
 	rec = bpf_ringbuf_kern_reserve(map, struct_size(rec, ips, nr), &lost);
 	if (!rec)
@@ -96,11 +98,12 @@ static bool bpf_unwind_user_ok(struct bpf_unwind_user_pending *p, int i,
  * A request that interrupts the delivery (from an interrupt, or from a
  * program on a function the delivery calls) finds its ring buffer marked
  * delivered as soon as @cookie is published: every full slot is marked
- * before, and a request that fills a slot marks it itself (the marking
- * never clears a mark once it has begun to set them).  A request fills
- * empty slots, or slots whose map is gone, and only empties its own; the
- * slot is taken with xchg(), so a request that reclaims a slot under us
- * either gets the record or finds its slot taken.
+ * before, and a request that fills a slot marks it itself.  A request
+ * that reclaims a slot whose map is gone while we mark it would have its
+ * mark overwritten: the marking reads the slot again until it holds
+ * still.  Once @cookie is published, a request that interrupts us gives
+ * its slot back before it returns, so each slot is taken with cmpxchg()
+ * from what was read, and left alone if it changed.
  *
  * Context: Task context, may sleep.
  */
@@ -110,33 +113,35 @@ static void bpf_unwind_user_callback(struct unwind_work *work,
 {
 	struct bpf_unwind_user_pending *p = &current->unwind_info.bpf;
 	bool deliver = !(current->flags & PF_EXITING);
-	u32 id, seen;
+	u64 c;
+	u32 id;
 	int i;
 
-	for (i = 0; i < BPF_UNWIND_USER_MAPS; i++)
-		WRITE_ONCE(p->done_id[i], 0);
 	for (i = 0; i < BPF_UNWIND_USER_MAPS; i++) {
-		id = READ_ONCE(p->map_id[i]);
-		if (id && bpf_unwind_user_ok(p, i, deliver))
+		do {
+			/* Pairs with the smp_store_release() of the claim */
+			c = smp_load_acquire(&p->map_cookie[i]);
+			id = 0;
+			if (c && c != BPF_UNWIND_USER_BUSY &&
+			    bpf_unwind_user_ok(p, i, deliver))
+				id = READ_ONCE(p->map_id[i]);
 			WRITE_ONCE(p->done_id[i], id);
+		} while (READ_ONCE(p->map_cookie[i]) != c);
 	}
 	WRITE_ONCE(p->done_cookie, cookie);
 	for (i = 0; i < BPF_UNWIND_USER_MAPS; i++) {
 		bool ok;
 
-		seen = READ_ONCE(p->map_id[i]);
-		if (!seen)
+		/* Pairs with the smp_store_release() of the claim */
+		c = smp_load_acquire(&p->map_cookie[i]);
+		if (!c || c == BPF_UNWIND_USER_BUSY)
 			continue;
+		id = READ_ONCE(p->map_id[i]);
 		ok = bpf_unwind_user_ok(p, i, deliver);
-		id = xchg(&p->map_id[i], 0);
-		/*
-		 * Another id: a request that interrupted us reclaimed the
-		 * slot of a map that is gone, in this exec.
-		 */
-		if (id != seen)
-			ok = deliver;
-		if (id && ok)
-			bpf_unwind_user_output(id, trace, cookie);
+		if (cmpxchg(&p->map_cookie[i], c, 0) != c)
+			continue;
+		if (ok)
+			bpf_unwind_user_output(id, c, trace, cookie);
 	}
 }
 
@@ -162,31 +167,35 @@ static bool bpf_unwind_user_delivered(struct bpf_unwind_user_pending *p,
 }
 
 /*
- * bpf_unwind_user_claim - Take a slot of the current task for map @id
+ * bpf_unwind_user_claim - Take a slot of the current task for @map
  *
  * Only the current task changes its slots.  The unwind callback runs in
- * the same task, so it cannot run between the scans and the claim: at
- * most it was interrupted by the request, and finds the slot full or
- * empty.  A request for the same map that interrupts this one between
- * the first scan and the cmpxchg() runs to its end first, so the second
- * scan sees its slot, and a map never holds two.  The verifier only lets
- * through maps the program holds (no inner maps), so map @id is alive
- * while the program runs.  A slot whose map is gone (its tool exited
- * while this task slept in the kernel) is free: nobody can read what it
- * would deliver.
+ * the same task, so it cannot run during a claim: at most it was
+ * interrupted by the request, and finds the slot full or empty.  A claim
+ * marks the slot busy while it writes the map's id and exec_id, then
+ * publishes the map's cookie: a request that interrupts it skips a busy
+ * slot, and one for the same map runs to its end first, so that the
+ * second scan sees its slot, and a map never holds two.  The verifier
+ * only lets through maps the program holds (no inner maps), so @map is
+ * alive while the program runs.  A slot whose map is gone (its tool
+ * exited while this task slept in the kernel) is free: nobody can read
+ * what it would deliver.  Map ids are allocated cyclically, so a slot's
+ * id may name another map one day: its slot then only looks taken.
  *
  * Context: Any context, NMI included where cmpxchg() is NMI-safe.
- * Return: The slot, -EEXIST if map @id has one already, -ESTALE if it has
+ * Return: The slot, -EEXIST if @map has one already, -ESTALE if it has
  *         one from before an exec in this entry, -ENOSPC if all are
  *         taken by live maps.
  */
-static int bpf_unwind_user_claim(struct bpf_unwind_user_pending *p, u32 id)
+static int bpf_unwind_user_claim(struct bpf_unwind_user_pending *p,
+				 struct bpf_map *map)
 {
-	u32 old;
+	u64 old, c = map->cookie;
 	int i, j;
 
 	for (i = 0; i < BPF_UNWIND_USER_MAPS; i++) {
-		if (READ_ONCE(p->map_id[i]) != id)
+		/* Pairs with the smp_store_release() below: its exec_id */
+		if (smp_load_acquire(&p->map_cookie[i]) != c)
 			continue;
 		/* Delivered to nobody: the exec replaced that stack */
 		if (READ_ONCE(p->exec_id[i]) != current->self_exec_id)
@@ -194,22 +203,20 @@ static int bpf_unwind_user_claim(struct bpf_unwind_user_pending *p, u32 id)
 		return -EEXIST;
 	}
 	for (i = 0; i < BPF_UNWIND_USER_MAPS; i++) {
-		old = READ_ONCE(p->map_id[i]);
-		if (old && bpf_map_id_alive(old))
+		/* Pairs with the smp_store_release() below: its map_id */
+		old = smp_load_acquire(&p->map_cookie[i]);
+		if (old == BPF_UNWIND_USER_BUSY ||
+		    (old && bpf_map_id_alive(READ_ONCE(p->map_id[i]))))
 			continue;
-		/*
-		 * The exec_id of a free slot first, then the slot: a
-		 * request that interrupts this one once the slot is
-		 * published must find it of this exec, not -ESTALE.  Only
-		 * this task writes it, always the same value meanwhile; a
-		 * live slot's is left alone.
-		 */
+		if (cmpxchg(&p->map_cookie[i], old, BPF_UNWIND_USER_BUSY) != old)
+			continue;
+		WRITE_ONCE(p->map_id[i], map->id);
 		WRITE_ONCE(p->exec_id[i], current->self_exec_id);
-		if (cmpxchg(&p->map_id[i], old, id) != old)
-			continue;
+		/* Pairs with the smp_load_acquire()s of the slot */
+		smp_store_release(&p->map_cookie[i], c);
 		for (j = 0; j < BPF_UNWIND_USER_MAPS; j++) {
-			if (j != i && READ_ONCE(p->map_id[j]) == id) {
-				WRITE_ONCE(p->map_id[i], 0);
+			if (j != i && READ_ONCE(p->map_cookie[j]) == c) {
+				WRITE_ONCE(p->map_cookie[i], 0);
 				return -EEXIST;
 			}
 		}
@@ -225,9 +232,9 @@ static int bpf_unwind_user_claim(struct bpf_unwind_user_pending *p, u32 id)
  * Return: false if the unwind callback took the slot first.
  */
 static bool bpf_unwind_user_release(struct bpf_unwind_user_pending *p,
-				    int slot, u32 id)
+				    int slot, struct bpf_map *map)
 {
-	return cmpxchg(&p->map_id[slot], id, 0) == id;
+	return cmpxchg(&p->map_cookie[slot], map->cookie, 0) == map->cookie;
 }
 
 __bpf_kfunc_start_defs();
@@ -255,7 +262,7 @@ __bpf_kfunc_start_defs();
  *         entry); -EINVAL if the task has no user space (kernel thread,
  *         exiting, not entered from user mode) or @flags__k is not 0;
  *         -ENOSPC if the task already has requests for
- *         BPF_UNWIND_USER_MAPS other ring buffers, all still open, in this
+ *         BPF_UNWIND_USER_MAPS other ring buffers, still open, in this
  *         entry; -EBUSY
  *         if the stack of this entry was already delivered, to other ring
  *         buffers only, or @map__map has a request from before an exec in
@@ -278,10 +285,14 @@ __bpf_kfunc int bpf_unwind_user_deferred(void *map__map, u64 flags__k,
 		return -EOPNOTSUPP;
 	if (flags__k || map->map_type != BPF_MAP_TYPE_RINGBUF)
 		return -EINVAL;
+	/* The verifier lets through maps with an id only (no inner maps) */
+	if (WARN_ON_ONCE(!map->id || !map->cookie ||
+			 map->cookie == BPF_UNWIND_USER_BUSY))
+		return -EINVAL;
 	if (!current->mm || (current->flags & (PF_KTHREAD | PF_EXITING)))
 		return -EINVAL;
 
-	slot = bpf_unwind_user_claim(p, map->id);
+	slot = bpf_unwind_user_claim(p, map);
 	if (slot == -ESTALE)
 		return -EBUSY;
 	if (slot < 0 && slot != -EEXIST)
@@ -290,7 +301,7 @@ __bpf_kfunc int bpf_unwind_user_deferred(void *map__map, u64 flags__k,
 	ret = unwind_deferred_request(&bpf_unwind_work, cookie);
 	if (ret < 0) {
 		if (slot >= 0)
-			bpf_unwind_user_release(p, slot, map->id);
+			bpf_unwind_user_release(p, slot, map);
 		*cookie = 0;
 		return ret;
 	}
@@ -306,7 +317,7 @@ __bpf_kfunc int bpf_unwind_user_deferred(void *map__map, u64 flags__k,
 	 * request's, which we interrupted and which answers for itself.
 	 */
 	if (ret == 1 && READ_ONCE(p->done_cookie) == *cookie) {
-		if (slot >= 0 && !bpf_unwind_user_release(p, slot, map->id))
+		if (slot >= 0 && !bpf_unwind_user_release(p, slot, map))
 			return 0;
 		if (bpf_unwind_user_delivered(p, map->id, *cookie))
 			return 0;

@@ -15,11 +15,11 @@
 
 /*
  * Rule cache geometry: SETS x WAYS slots, chosen by replaying the PC
- * streams of real profiles through models of the cache
- * (devtools/rcache-sim.py, see README): 8 sets of 8 ways kept the misses
- * of the demo, zstd and a chain spread over 100000 functions within 2 %
- * of an unbounded cache, where 32 direct-mapped slots missed 11 % to 62 %
- * of the lookups.  A set's PCs fill one cache line.
+ * streams of real profiles through models of the cache: 8 sets of 8 ways
+ * kept the misses of a demo workload, zstd and a chain spread over 100000
+ * functions within 2 % of an unbounded cache, where 32 direct-mapped
+ * slots missed 11 % to 62 % of the lookups.  A set's PCs fill one cache
+ * line.
  */
 #define SFRAME_RCACHE_SETS	8
 #define SFRAME_RCACHE_WAYS	8

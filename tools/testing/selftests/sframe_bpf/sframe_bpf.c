@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -820,13 +821,16 @@ static int wait_state(pid_t pid, char state)
  */
 static void sleeper(int fd)
 {
+	pid_t pid, parent = getpid();
 	siginfo_t info;
-	pid_t pid;
 
 	pid = fork();
 	if (pid < 0)
 		_exit(1);
 	if (pid == 0) {
+		/* Gone with the sleeper, whatever happens to the test */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+			_exit(1);
 		for (;;)
 			pause();
 	}
@@ -839,19 +843,21 @@ static void sleeper(int fd)
 
 /*
  * Requests of one load of the programs: those of the sleeper at
- * sched_switch, in @nreq ring buffers (1 or 5), which must get @want
- * (0, then -ENOSPC for the fifth).  Then every fd is closed, and each
- * ring buffer must be freed although the sleeper has not returned to
- * user space.
+ * sched_switch, for the five ring buffers, which must get 0 for the first
+ * four and -ENOSPC for the fifth.  Then every fd is closed, and each ring
+ * buffer must be freed although the sleeper has not returned to user
+ * space.
  */
 static void sleeper_cycle(struct __test_metadata *_metadata, pid_t sleeper,
-			  pid_t child, int cycle, int nreq)
+			  pid_t child, int cycle)
 {
 	struct sft *s = sft_open(_metadata);
-	__u32 ids[NR_MAPS];
+	__u32 ids[NR_MAPS], self = getpid();
 	int i, j, seen = 0, ms;
 
 	ASSERT_NE(NULL, s);
+	/* Only the sleeper's requests: none of this process's switches */
+	bpf_map_delete_elem(bpf_map__fd(s->skel->maps.tgids), &self);
 	s->skel->links.tp_sched_switch =
 		bpf_program__attach(s->skel->progs.tp_sched_switch);
 	if (!s->skel->links.tp_sched_switch)
@@ -863,8 +869,7 @@ static void sleeper_cycle(struct __test_metadata *_metadata, pid_t sleeper,
 	ids[MAP_STACKS4] = map_id(s->skel->maps.stacks4);
 	ids[MAP_SMALL] = map_id(s->skel->maps.small);
 	sft_add_tgid(s, sleeper);
-	sft_set(s, 1u << SFT_PROG_SWITCH,
-		nreq == 1 ? SFT_DEFER_ONE : SFT_DEFER_FIVE_MAPS);
+	sft_set(s, 1u << SFT_PROG_SWITCH, SFT_DEFER_FIVE_MAPS);
 	/* Wake the sleeper: it leaves the CPU again at once */
 	for (i = 0; i < 20 && !seen; i++) {
 		ASSERT_EQ(0, kill(child, SIGSTOP));
@@ -890,7 +895,7 @@ static void sleeper_cycle(struct __test_metadata *_metadata, pid_t sleeper,
 			       cycle, (long long)e->ret[0], (long long)e->ret[1],
 			       (long long)e->ret[2], (long long)e->ret[3],
 			       (long long)e->ret[4]);
-		for (i = 0; i < nreq; i++) {
+		for (i = 0; i < NR_MAPS; i++) {
 			ASSERT_EQ(i < 4 ? 0 : -ENOSPC, e->ret[i]);
 			ASSERT_EQ(i < 4, e->cookie[i] != 0);
 		}
@@ -899,12 +904,13 @@ static void sleeper_cycle(struct __test_metadata *_metadata, pid_t sleeper,
 	for (j = 0; j < s->nrec; j++)
 		ASSERT_NE((__u32)sleeper, s->rec[j].r.tid);
 	sft_close(s);
-	for (i = 0; i < (nreq == 1 ? 1 : NR_MAPS); i++) {
+	for (i = 0; i < NR_MAPS; i++) {
 		ASSERT_NE(0, ids[i]);
 		ms = map_freed_ms(ids[i]);
 		if (ms < 0)
-			TH_LOG("load %d: ring buffer %d (id %u) still there 12 s after its programs and fds were closed",
-			       cycle, i, ids[i]);
+			TH_LOG("load %d: ring buffer %d (id %u) still there %s",
+			       cycle, i, ids[i],
+			       "12 s after its programs and fds were closed");
 		ASSERT_LE(0, ms);
 	}
 }
@@ -912,21 +918,25 @@ static void sleeper_cycle(struct __test_metadata *_metadata, pid_t sleeper,
 /*
  * An off-CPU tool asks for the stack of a task at sched_switch, and the
  * task then sleeps in the kernel: the request must not keep the tool's
- * ring buffers once the tool is gone.  The first load asks for five ring
- * buffers (the fifth gets -ENOSPC); after it is closed, the four it got
- * are dead, and each of four more loads must still get a slot.  Every
- * ring buffer must be freed when its fds are closed, while the sleeper
- * still sleeps.  The sleeper then returns, delivering nothing, and exits.
+ * ring buffers once the tool is gone.  Two loads of the programs each ask
+ * for five ring buffers: four slots, and -ENOSPC for the fifth.  The
+ * second load gets the four slots of the first's ring buffers, which are
+ * gone.  Every ring buffer must be freed when its fds are closed, while
+ * the sleeper still sleeps.  The sleeper then returns, delivering
+ * nothing, and exits.
  */
 TEST(ring_buffers_of_a_sleeper)
 {
+	pid_t pid, child = 0, self = getpid();
 	int fds[2], cycle;
-	pid_t pid, child = 0;
 
 	ASSERT_EQ(0, pipe(fds));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
+		/* Gone with the test, whatever happens to it */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != self)
+			_exit(1);
 		close(fds[0]);
 		sleeper(fds[1]);
 	}
@@ -934,11 +944,8 @@ TEST(ring_buffers_of_a_sleeper)
 	ASSERT_EQ(sizeof(child), read(fds[0], &child, sizeof(child)));
 	close(fds[0]);
 	ASSERT_EQ(0, wait_state(pid, 'S'));
-	for (cycle = 0; cycle < 5; cycle++) {
-		sleeper_cycle(_metadata, pid, child, cycle, cycle ? 1 : 5);
-		if (_metadata->exit_code)
-			break;
-	}
+	for (cycle = 0; cycle < 2; cycle++)
+		sleeper_cycle(_metadata, pid, child, cycle);
 	kill(child, SIGKILL);
 	ASSERT_EQ(0, wait_child(pid));
 }

@@ -73,7 +73,7 @@ int wrong_type(struct __sk_buff *skb)
 	return bpf_unwind_user_deferred(&rb, 0, &cookie);
 }
 
-/* A ring buffer from a map-in-map lookup: no reference can be kept */
+/* A ring buffer from a map-in-map lookup: not one the program holds */
 SEC("?tp/syscalls/sys_enter_getppid")
 int inner_map(void *ctx)
 {
