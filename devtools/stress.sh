@@ -322,6 +322,14 @@ SFRAME_VM_TIMEOUT=${SFRAME_VM_TIMEOUT:-$((secs + 1800))} SFRAME_VM_QUIET=1 \
 	"$REPO/devtools/vm.sh" "${vmflavour[@]}" "$env$REPO/devtools/stress.sh guest $secs $REPO/build/vm/stress; exit 7"
 vmrc=$?
 check "$REPO/build/vm/stress"
+# A KCSAN kernel that watches nothing would pass whatever happens
+if [ ${#vmflavour[@]} != 0 ]; then
+	if grep -aq 'kcsan: enabled early' "$REPO/build/vm/console.log"; then
+		tap OK "KCSAN was on from boot"
+	else
+		tap FAIL "KCSAN was not on from boot (no \"kcsan: enabled early\" in build/vm/console.log)"
+	fi
+fi
 case $vmrc in
 7) tap OK "the VM ran the soak to its end" ;;
 99) tap FAIL "kernel splat during the soak (build/vm/console.log, dmesg.txt, kmemleak.txt)" ;;
