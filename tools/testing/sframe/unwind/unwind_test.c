@@ -894,11 +894,12 @@ static void test_budget(void)
 	const unsigned long small = F_BIG + 2 * 94, large = F_BIG + 2000;
 	const unsigned long fp = SP0 + 0x400, fp2 = SP0 + 0x480;
 	/*
-	 * PCs large and large - 1 alternate: a frame at the PC of the frame
-	 * below reuses its rule (test_recursion) and reads nothing
+	 * PCs large, large - 1 and large - 3 in turn: a frame at the PC of
+	 * one of the two frames below reuses its rule (test_recursion,
+	 * test_mutual_recursion) and reads nothing, a cycle of three does
 	 */
 	const unsigned long ras[] = {
-		large, large + 1, large, small + 1, large + 1, RA_START
+		large, large - 2, large + 1, small + 1, large, RA_START
 	};
 	unsigned long ips[MAX_CHAIN];
 	struct store_data d;
@@ -911,6 +912,7 @@ static void test_budget(void)
 	 */
 	CHECK_EQ(fres_read_at(large), BIG_FRES);
 	CHECK_EQ(fres_read_at(large - 1), BIG_FRES);
+	CHECK_EQ(fres_read_at(large - 3), BIG_FRES);
 	CHECK_EQ(fres_read_at(small), 4 * SFRAME_FDE_MAX_FRES - 4 * BIG_FRES);
 
 	/* frames of F_BIG: CFA = SP + 32; the frame pointer is another chain */
@@ -926,10 +928,10 @@ static void test_budget(void)
 		set_regs(large, SP0, fp);
 		n = walk(ips, MAX_CHAIN);
 		/* 4 * 1000 + 96 FREs: six SFrame frames, then fp */
-		CHECK_CHAIN("budget", ips, n, large, large, large + 1,
-			    large, small + 1, large + 1, LIB + 0x40,
+		CHECK_CHAIN("budget", ips, n, large, large, large - 2,
+			    large + 1, small + 1, large, LIB + 0x40,
 			    LIB + 0x50);
-		CHECK_PCS(large, large - 1, large, large - 1, small, large);
+		CHECK_PCS(large, large - 1, large - 3, large, small, large - 1);
 		/* plain frame pointers after the budget: no text check */
 		CHECK_EQ(sim_counts.text, 0);
 		check_clean();
@@ -982,6 +984,46 @@ static void test_recursion(void)
 		    large + 1, large + 1, large + 1, large + 1, large + 1,
 		    large + 1, large + 1, large + 1, RA_START);
 	CHECK_PCS(large, RA_START - 1);
+	check_clean();
+}
+
+/*
+ * Two mutually recursive functions return to two PCs in turn: the rules
+ * of the last two PCs serve, with two lookups in all, in both walks.
+ * Looked up at every frame, the ten frames would exceed the budget of a
+ * walk in the event.
+ */
+static void test_mutual_recursion(void)
+{
+	/* FREs 398 and 298 of F_BIG: 400 and 300 FREs read */
+	const unsigned long a = F_BIG + 2 * 398, b = F_BIG + 2 * 298 + 1;
+	unsigned long ips[MAX_CHAIN];
+	struct store_data d;
+	unsigned int i, n;
+
+	prog_setup(true);
+	CHECK_EQ(fres_read_at(a), 400);
+	CHECK_EQ(fres_read_at(b), 300);
+	/* the topmost frame at PC a, then returns to b, a, b... */
+	for (i = 0; i < 9; i++)
+		put64(SP0 + 32 * i + 24, i & 1 ? a + 1 : b + 1);
+	put64(SP0 + 32 * 9 + 24, RA_START);
+	main_frame(FP_MAIN);
+
+	set_regs(a, SP0, 0);
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("mutual recursion", ips, n, a, b + 1, a + 1, b + 1,
+		    a + 1, b + 1, a + 1, b + 1, a + 1, b + 1, RA_START);
+	CHECK_PCS(a, b, RA_START - 1);
+	check_clean();
+
+	/* 700 FREs in the budget of one lookup's worth, not 3500 */
+	set_regs(a, SP0, 0);
+	CHECK_EQ(walk_nofault(&d, MAX_CHAIN), 0);
+	CHECK_CHAIN("mutual recursion in the event", d.ips, d.nr, a, b + 1,
+		    a + 1, b + 1, a + 1, b + 1, a + 1, b + 1, a + 1, b + 1,
+		    RA_START);
+	CHECK_PCS(a, b, RA_START - 1);
 	check_clean();
 }
 
@@ -1416,6 +1458,7 @@ static const struct test tests[] = {
 	TEST(nofault_not_resident),
 	TEST(budget),
 	TEST(recursion),
+	TEST(mutual_recursion),
 	TEST(null_ip),
 	TEST(cond_resched),
 	TEST(cache_release),
