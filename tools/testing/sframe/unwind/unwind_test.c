@@ -1028,6 +1028,44 @@ static void test_mutual_recursion(void)
 }
 
 /*
+ * The memo never serves PC 0, although a slot whose lookup failed has PC
+ * 0: a signal interrupted a call through a NULL pointer (the signal
+ * frame's IP is 0, exact) after the restorer's lookup failed in the slot
+ * that held the topmost frame's rule.  PC 0 is looked up (and is in no
+ * section), and frame pointers unwind it; with that stale rule, the walk
+ * would read a return address from the interrupted stack instead.
+ */
+static void test_memo_pc_zero(void)
+{
+	const unsigned long sigsp = SP0 + 48, isp = SP0 + 0x180;
+	const unsigned long fp = SP0 + 0x300;
+	const unsigned long sc = sigsp + offsetof(struct ucontext, uc_mcontext);
+	unsigned long ips[MAX_CHAIN];
+	unsigned int n;
+
+	prog_setup(true);
+	/* A (CFA = SP + 32) called from B (CFA = SP + 16), whose caller
+	 * is the restorer: the handler's frames
+	 */
+	set_regs(F_A + 0x10, SP0, 0);
+	put64(SP0 + 24, F_B + F_B_SIZE);
+	put64(SP0 + 40, F_SIG);
+	put64(sc + offsetof(struct sigcontext_64, ip), 0);
+	put64(sc + offsetof(struct sigcontext_64, sp), isp);
+	put64(sc + offsetof(struct sigcontext_64, bp), fp);
+	/* What A's rule would take for a return address at IP 0 */
+	put64(isp + 24, RA_MAIN);
+	main_frame(fp);
+
+	n = walk(ips, MAX_CHAIN);
+	CHECK_CHAIN("PC 0 after a failed lookup", ips, n, F_A + 0x10,
+		    F_B + F_B_SIZE, F_SIG, 0, RA_START);
+	CHECK_PCS(F_A + 0x10, F_B + F_B_SIZE - 1, F_SIG - 1, 0,
+		  RA_START - 1);
+	check_clean();
+}
+
+/*
  * A call through a NULL pointer: the topmost IP is 0, in no section.
  * Frame pointers unwind it, as without SFrame; the rule that the walk
  * keeps for the previous frame's PC (none yet, PC 0) must not serve.
@@ -1459,6 +1497,7 @@ static const struct test tests[] = {
 	TEST(budget),
 	TEST(recursion),
 	TEST(mutual_recursion),
+	TEST(memo_pc_zero),
 	TEST(null_ip),
 	TEST(cond_resched),
 	TEST(cache_release),
