@@ -10,37 +10,34 @@ check=$dir/../splat-check.sh
 n=0 fail=0
 logs=("$dir"/splat/*.log)
 kcsan=("$dir"/splat/kcsan-*.log)
-echo "1..$((${#logs[@]} + ${#kcsan[@]}))"
-for log in "${logs[@]}"; do
+
+# one KCSAN LOG WANT: a TAP line for splat-check on LOG, which must exit
+# WANT, with SFRAME_SPLAT_KCSAN=KCSAN
+one() {
+	local kcsan=$1 log=$2 want=$3 name rc
+	name=${kcsan:+SFRAME_SPLAT_KCSAN=$kcsan }$(basename "$log" .log)
 	n=$((n + 1))
-	name=$(basename "$log" .log)
-	"$check" "$log" >/dev/null 2>&1
+	SFRAME_SPLAT_KCSAN=$kcsan "$check" "$log" >/dev/null 2>&1
 	rc=$?
-	case $name in
-	*.splat) want=1 ;;
-	*) want=0 ;;
-	esac
-	if [ $rc = $want ]; then
+	if [ $rc = "$want" ]; then
 		echo "ok $n splat-check $name"
 	else
 		echo "not ok $n splat-check $name (exit $rc, want $want)"
 		fail=$((fail + 1))
 	fi
+}
+
+echo "1..$((${#logs[@]} + ${#kcsan[@]}))"
+for log in "${logs[@]}"; do
+	case $log in
+	*.splat.log) one "" "$log" 1 ;;
+	*) one "" "$log" 0 ;;
+	esac
 done
 for log in "${kcsan[@]}"; do
-	n=$((n + 1))
-	name=$(basename "$log" .log)
-	SFRAME_SPLAT_KCSAN=ours "$check" "$log" >/dev/null 2>&1
-	rc=$?
-	case $name in
-	kcsan-ours.*) want=1 ;;
-	*) want=0 ;;
+	case $log in
+	*/kcsan-ours.*) one ours "$log" 1 ;;
+	*) one ours "$log" 0 ;;
 	esac
-	if [ $rc = $want ]; then
-		echo "ok $n splat-check SFRAME_SPLAT_KCSAN=ours $name"
-	else
-		echo "not ok $n splat-check SFRAME_SPLAT_KCSAN=ours $name (exit $rc, want $want)"
-		fail=$((fail + 1))
-	fi
 done
 exit $((fail > 0))
