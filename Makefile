@@ -26,7 +26,7 @@ endif
 endif
 
 .PHONY: help root root-sid tree patches patches-bisect kernel kernel-perf kunit \
-	kunit-arm64 kunit-s390 kunit-cross vm test test-vm-arm64 test-vm-s390 harness sframe-diff sframe-tools sframe-gen-check bpf fuzz selftests \
+	kunit-arm64 kunit-s390 kunit-x86 kunit-cross vm test test-vm-arm64 test-vm-s390 harness sframe-diff sframe-tools sframe-gen-check bpf fuzz selftests \
 	bench-walker test-vm demo-defer bench-mmap perf demo bench mutants stress stress-kcsan clean distclean
 
 help:
@@ -47,6 +47,7 @@ help:
 	@echo "make bench-mmap      what SFrame support costs mmap(): perf kernel vs one without the feature"
 	@echo "make demo-defer      Debian's perf --call-graph fp,defer on a no-frame-pointer program"
 	@echo "make kunit           KUnit on UML"
+	@echo "make kunit-x86       KUnit in an x86_64 kernel under QEMU, with the unwinder's own cases"
 	@echo "make kunit-cross     KUnit on arm64 and s390 under QEMU (slow, not in 'make test')"
 	@echo "make kernel          build the debug VM kernel  (kernel-perf: the perf flavour)"
 	@echo "make perf            build perf from the patched tree into build/perf/perf"
@@ -106,6 +107,9 @@ kunit-arm64: root-sid
 
 kunit-s390: root-sid
 	$(DEV)/test.sh kunit-s390
+
+kunit-x86: root-sid
+	$(DEV)/test.sh kunit-x86
 
 kunit-cross: root-sid
 	$(DEV)/test.sh kunit-arm64 kunit-s390

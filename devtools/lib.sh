@@ -44,6 +44,16 @@ vm_accel() {
 	fi
 }
 
+# kunit_hide_kvm ARCH: "1" where vm_accel picks TCG for an ARCH guest on
+# this host, else "0". kunit.py's QEMU tries KVM first (-accel kvm -accel
+# tcg), which a PVM /dev/kvm accepts and then hangs: its callers bind
+# /dev/null over /dev/kvm in their mount namespace when this says 1.
+kunit_hide_kvm() {
+	local accel
+	read -r accel _ <<<"$(vm_accel "$1" "")"
+	[ "$accel" = tcg ] && [ -e /dev/kvm ] && echo 1 || echo 0
+}
+
 # vm_outdir_reset DIR KEEP: make DIR, the VM's writable folder, ready for
 # a run: empty (the test levels read what their run leaves there, never
 # an earlier run's), or with KEEP=1 without only the runner's own files

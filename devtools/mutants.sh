@@ -25,10 +25,14 @@
 #   kunit  KUnit on UML (kunit.py, kernel/unwind/.kunitconfig)
 #   diff   the differential test against libsframe over the corpus
 #          (devtools/sframe-diff.sh --inner, one line per file)
+#   kunit-x86  the same KUnit suites in an x86_64 kernel under QEMU, with
+#          CONFIG_UNWIND_USER_SFRAME (which UML lacks): the cases of the
+#          unwinder's own code, such as the exec memo of sframe_repair.c
 #
 # The order is by measured cost per mutant: unit 1-2 s, fuzz 1 s, kunit
 # 12 s (one object rebuilt, the UML kernel relinked and booted), diff
-# 75-90 s (three builds, 161 files, s390x under qemu-user). Then a table
+# 75-90 s (three builds, 161 files, s390x under qemu-user), kunit-x86
+# (one object rebuilt, the kernel relinked and booted under TCG). Then a table
 # "mutant |
 # killed by LEVEL" or "survived", and "killed K of N"; exit status
 # non-zero if a mutant survived, did not apply or did not build. A check
@@ -55,7 +59,8 @@
 #   ktree/   copies of the build/linux files that mutants change, mutated
 #            while their mutant runs
 #   build/   every build output: the harness (unit, fuzz), the three
-#            sframe_diff builds, the UML kernel (kunit-um); nothing is
+#            sframe_diff builds, the UML and x86_64 KUnit kernels
+#            (kunit-um, kunit-x86); nothing is
 #            written to the repository, build/linux or the build
 #            directories of `make test`
 #   logs/    one log per mutant and level
@@ -67,10 +72,11 @@
 # feature's files of tree/ (Kconfig, and the kernel/, include/, arch/
 # files that exist in build/linux) are bind-mounted over their
 # counterparts there when they differ, or when a mutant ever changed them
-# (build/kunit-um.touched; for files of build/linux only, their copy in
-# ktree/). No other process sees the mutated files, build/linux is not
-# written, and as the source path is the same, the UML build directory
-# build/kunit-um starts as a copy of the one of `make kunit`: a mutant
+# (build/kunit-um.touched, for both KUnit builds; for files of
+# build/linux only, their copy in ktree/). No other process sees the
+# mutated files, build/linux is not written, and as the source path is
+# the same, the UML build directory build/kunit-um starts as a copy of the
+# one of `make kunit` (and kunit-x86 as one of `make kunit-x86`): a mutant
 # costs the objects that depend on the file it changes. The files of
 # tree/ and ktree/ are always newer than the objects built from an
 # earlier mutant (copied without their mtimes), so nothing stale is
@@ -82,7 +88,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 need_root "the mutation check (it builds and runs in the toolchain roots)"
 
-read -r -a LEVELS <<<"${SFRAME_MUTANT_LEVELS:-unit fuzz kunit diff}"
+read -r -a LEVELS <<<"${SFRAME_MUTANT_LEVELS:-unit fuzz kunit diff kunit-x86}"
 MDIR=$REPO/devtools/mutants
 MW=$SFRAME_CACHE/work/mutants
 BASE=$MW/base
@@ -91,6 +97,9 @@ KTREE=$MW/ktree
 B=$MW/build
 LOGS=$MW/logs
 KB=$B/kunit-um
+KB_X86=$B/kunit-x86
+# The files mutants ever changed, which the KUnit builds must rebuild
+TOUCHED=$KB.touched
 CORPUS=$SFRAME_CACHE/work/corpus
 T=tools/testing/sframe
 
@@ -122,8 +131,11 @@ level_fuzz() {
 		-artifact_prefix="$B/fuzz/artifacts/" "$TREE/$T"/fuzz/corpus/* || return 1
 }
 
-level_kunit() {
-	local binds=() f t rc
+# kunit_run BUILD_DIR KUNIT_ARGS...: kunit.py run on build/linux with the
+# mutated files bind-mounted over theirs
+kunit_run() {
+	local kb=$1 binds=() f t rc
+	shift
 	# The feature's kernel files (the series' new files) in build/linux:
 	# bound if they differ from tree/, or if a mutant ever changed them in
 	# this build directory, so that their fresh copies (new mtime) make
@@ -133,7 +145,7 @@ level_kunit() {
 		[ "$f" = Kconfig ] && t=kernel/unwind/Kconfig
 		[ -f "$REPO/build/linux/$t" ] || continue
 		if ! cmp -s "$TREE/$f" "$REPO/build/linux/$t" ||
-		   grep -qxF "$f" "$KB.touched" 2>/dev/null; then
+		   grep -qxF "$f" "$TOUCHED" 2>/dev/null; then
 			binds+=("$TREE/$f" "$REPO/build/linux/$t")
 		fi
 	done < <(cd "$TREE" && { echo Kconfig; find kernel include arch -type f; } 2>/dev/null)
@@ -142,22 +154,39 @@ level_kunit() {
 		[ -f "$KTREE/$f" ] && binds+=("$KTREE/$f" "$REPO/build/linux/$f")
 	done < <(cd "$KTREE" 2>/dev/null && find . -type f | sed 's|^\./||')
 	in_root sh -ec '
-		linux=$1 kb=$2; shift 2
+		linux=$1 kb=$2 hide=$3; shift 3
+		[ "$hide" = 0 ] || mount --bind /dev/null /dev/kvm
 		while [ "$1" != -- ]; do mount --bind "$1" "$2"; shift 2; done
 		shift
 		cd "$linux"
 		exec timeout 1800 ./tools/testing/kunit/kunit.py run \
 			--kunitconfig "$linux/kernel/unwind/.kunitconfig" \
-			--build_dir "$kb" --jobs "$(nproc)" --make_options "CC=ccache gcc" \
-			"$@"
-	' sh "$REPO/build/linux" "$KB" "${binds[@]}" -- ${SFRAME_MUTANT_KUNIT:+"$SFRAME_MUTANT_KUNIT"} \
-		>"$1.out" 2>&1
-	rc=$?
-	cat "$1.out"
-	[ $rc = 0 ] && return 0
+			--build_dir "$kb" --jobs "$(nproc)" "$@"
+	' sh "$REPO/build/linux" "$kb" "$(kunit_hide_kvm x86_64)" "${binds[@]}" -- "$@" \
+		${SFRAME_MUTANT_KUNIT:+"$SFRAME_MUTANT_KUNIT"}
+}
+
+# kunit_result LOG RC: 0 passed, 1 failed (killed), 2 did not build
+kunit_result() {
+	cat "$1"
+	[ "$2" = 0 ] && return 0
 	# A kernel that does not build is a broken mutant, not a killed one
-	grep -qE 'Starting KUnit Kernel|Testing complete' "$1.out" || return 2
+	grep -qE 'Starting KUnit Kernel|Testing complete' "$1" || return 2
 	return 1
+}
+
+level_kunit() {
+	kunit_run "$KB" --make_options "CC=ccache gcc" >"$1.out" 2>&1
+	kunit_result "$1.out" $?
+}
+
+# KUnit in an x86_64 kernel under QEMU: the cases that need the unwinder
+# itself (CONFIG_UNWIND_USER_SFRAME, which UML lacks), such as the exec
+# memo of sframe_repair.c
+level_kunit-x86() {
+	kunit_run "$KB_X86" --arch x86_64 --make_options "CC=ccache gcc" \
+		--kconfig_add CONFIG_UNWIND_USER_SFRAME=y >"$1.out" 2>&1
+	kunit_result "$1.out" $?
 }
 
 level_diff() {
@@ -182,7 +211,7 @@ snapshot() {
 	# Fresh copies (new mtime) of the build/linux files mutants changed
 	rm -rf "$KTREE"
 	mkdir -p "$KTREE"
-	sort -u "$KB.touched" 2>/dev/null | while IFS= read -r f; do
+	sort -u "$TOUCHED" 2>/dev/null | while IFS= read -r f; do
 		[ ! -e "$BASE/$f" ] && [ -f "$REPO/build/linux/$f" ] &&
 			install -D -m 644 "$REPO/build/linux/$f" "$KTREE/$f"
 	done
@@ -270,7 +299,7 @@ if [[ " ${LEVELS[*]} " = *" diff "* ]]; then
 	"$REPO/tools/testing/sframe/corpus/build-corpus.sh" "$CORPUS" >&2 ||
 		die "building the corpus failed"
 fi
-if [[ " ${LEVELS[*]} " = *" kunit "* ]] && [ ! -d "$REPO/build/linux/.git" ]; then
+if [[ " ${LEVELS[*]} " = *" kunit"* ]] && [ ! -d "$REPO/build/linux/.git" ]; then
 	die "no kernel tree in build/linux: run 'make tree' first"
 fi
 
@@ -284,13 +313,16 @@ msg "copying the repository to $TREE"
 snapshot
 rm -rf "$LOGS"
 mkdir -p "$B" "$LOGS"
-if [[ " ${LEVELS[*]} " = *" kunit "* ]] && [ ! -d "$KB" ]; then
-	main_kb=$(kbuild_dir kunit-um)
+# The KUnit build directories start as copies of make test's, if any
+for l in kunit:um:"$KB" kunit-x86:x86_64:"$KB_X86"; do
+	IFS=: read -r level arch dir <<<"$l"
+	[[ " ${LEVELS[*]} " = *" $level "* ]] && [ ! -d "$dir" ] || continue
+	main_kb=$(kbuild_dir "kunit-$arch")
 	if [ -d "$main_kb" ]; then
-		msg "UML build directory: starting from a copy of $main_kb"
-		cp -a "$main_kb" "$KB"
+		msg "$level build directory: starting from a copy of $main_kb"
+		cp -a "$main_kb" "$dir"
 	fi
-fi
+done
 
 msg "the levels without a mutant: ${LEVELS[*]}"
 for l in "${LEVELS[@]}"; do
@@ -306,7 +338,7 @@ for p in "${mutants[@]}"; do
 	name=$(basename "$p" .patch)
 	t0=$(date +%s)
 	mapfile -t files < <(patch_files "$p")
-	printf '%s\n' "${files[@]}" >>"$KB.touched"
+	printf '%s\n' "${files[@]}" >>"$TOUCHED"
 	if ! apply "$p" "${files[@]}" >"$LOGS/$name.apply.log" 2>&1; then
 		res="broken: does not apply"
 	else

@@ -13,7 +13,8 @@
 #               LD_AUDIT module natively
 #   kunit       KUnit on UML (only when named, or SFRAME_CROSS=1: the
 #               same suites boot in the vm, vm-arm64 and vm-s390x kernels)
-#   kunit-arm64, kunit-s390   KUnit under QEMU (only when named, or SFRAME_CROSS=1)
+#   kunit-arm64, kunit-s390, kunit-x86   KUnit under QEMU (only when named,
+#               or SFRAME_CROSS=1; kunit-x86 adds the unwinder's own cases)
 #   vm          the debug VM kernel: machinery checks and kselftests
 #   vm-arm64    the arm64 debug kernel in the arm64 VM: booted KUnit, perf
 #               on the deep program, perf's own test, kselftests
@@ -162,13 +163,20 @@ kunit() {
 		--make_options "CC=ccache aarch64-linux-gnu-gcc") ;;
 	s390)  args+=(--arch s390 --cross_compile s390x-linux-gnu-
 		--make_options "CC=ccache s390x-linux-gnu-gcc") ;;
+	# the unwinder's own cases too (UML has no CONFIG_UNWIND_USER_SFRAME)
+	x86_64) args+=(--arch x86_64 --make_options "CC=ccache gcc"
+		--kconfig_add CONFIG_UNWIND_USER_SFRAME=y) ;;
 	esac
-	in_root sh -c 'cd "$0" && exec ./tools/testing/kunit/kunit.py run "$@"' \
-		"$REPO/build/linux" "${args[@]}"
+	local qarch=$arch
+	[ "$arch" != um ] || qarch=$(uname -m)
+	in_root sh -c '[ "$1" = 0 ] || mount --bind /dev/null /dev/kvm || exit
+		cd "$0" && shift && exec ./tools/testing/kunit/kunit.py run "$@"' \
+		"$REPO/build/linux" "$(kunit_hide_kvm "$qarch")" "${args[@]}"
 }
 level_kunit() { kunit um; }
 level_kunit-arm64() { kunit arm64; }
 level_kunit-s390() { kunit s390; }
+level_kunit-x86() { kunit x86_64; }
 count_kunit() {
 	local line p f
 	line=$(grep -aE 'Testing complete\. Ran [0-9]+ tests' "$1" | tail -1)
@@ -178,6 +186,7 @@ count_kunit() {
 }
 count_kunit-arm64() { count_kunit "$1"; }
 count_kunit-s390() { count_kunit "$1"; }
+count_kunit-x86() { count_kunit "$1"; }
 
 # --- vm ---
 # The debug VM runs what needs the patched kernel (vm-tests.sh); the
@@ -335,7 +344,7 @@ if [ ${#levels[@]} = 0 ]; then
 	[ -f "$REPO/tools/sframe/Makefile" ] && levels+=(sframe-gen)
 	# KUnit boots in the x86_64 (KASAN) and arm64 VM kernels: UML KUnit
 	# (make kunit) is no longer worth its cold build in every run
-	[ -n "${SFRAME_CROSS:-}" ] && levels+=(kunit kunit-arm64 kunit-s390)
+	[ -n "${SFRAME_CROSS:-}" ] && levels+=(kunit kunit-arm64 kunit-s390 kunit-x86)
 	levels+=(vm vm-arm64 vm-s390x)
 fi
 
