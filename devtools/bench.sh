@@ -60,8 +60,8 @@ vm_bench perf "$out/vm.log" "BENCH_ARCH=$arch $REPO/devtools/bench-guest.sh $REP
 	{ cat "$out/vm.log" >&2; die "the benchmark failed in the VM"; }
 rm -f "$out"/*-nocache.txt
 rm -f "$out"/stream-*.txt.gz
-rm -f "$out/bpf.txt" "$out/cpus.txt"
-for f in kernel.txt hres.txt cpus.txt unwind.txt lookup.txt runs.txt unwind-nocache.txt lookup-nocache.txt bpf.txt \
+rm -f "$out/bpf.txt" "$out/hostile.txt" "$out/cpus.txt"
+for f in kernel.txt hres.txt cpus.txt unwind.txt lookup.txt runs.txt unwind-nocache.txt lookup-nocache.txt bpf.txt hostile.txt \
 	stream-demo.txt.gz stream-zstd.txt.gz stream-lookup.txt.gz; do
 	[ -f "$REPO/build/vm/$f" ] && cp "$REPO/build/vm/$f" "$out/"
 done
@@ -196,25 +196,28 @@ for key, col, base in (("slowdown_sframe_over_dwarf", "wall_ms", "none"),
     if q:
         res[key] = stat(q)
 
-# User stacks for BPF (bpf.txt): the cost of a sample in the workload's
-# own CPU time, against the run without profiling of the same repetition
-bpf = {}
-try:
-    for line in open(f"{out}/bpf.txt"):
-        w = line.split()
-        if w and w[0] == "bpf":
-            d = dict(kv.split("=", 1) for kv in w[1:])
-            bpf.setdefault(d["mode"], {})[d["rep"]] = d
-except FileNotFoundError:
-    pass
-if bpf.get("none"):
+# User stacks for BPF (bpf.txt) and the in-event walks of the hostile
+# workload (hostile.txt): the cost of a sample in the workload's own CPU
+# time, against the run without profiling of the same repetition
+def per_sample(fname, tag):
+    runs = {}
+    try:
+        for line in open(f"{out}/{fname}"):
+            w = line.split()
+            if w and w[0] == tag:
+                d = dict(kv.split("=", 1) for kv in w[1:])
+                runs.setdefault(d["mode"], {})[d["rep"]] = d
+    except FileNotFoundError:
+        pass
+    if not runs.get("none"):
+        return None, None
     modes = {}
-    for m, reps in bpf.items():
+    for m, reps in runs.items():
         if m == "none":
             continue
         cost, pct, n = [], [], []
         for rep, d in reps.items():
-            base, s = bpf["none"].get(rep), int(d["samples"] or 0)
+            base, s = runs["none"].get(rep), int(d["samples"] or 0)
             if not base or not s:
                 continue
             # cpu_ms to the unit (ns, or instructions under -icount)
@@ -229,13 +232,23 @@ if bpf.get("none"):
             return (modes[a]["cost_per_sample"]["median"] /
                     modes[b]["cost_per_sample"]["median"])
         return None
-    res["bpf"] = {
-        "workload_cpu_ms": stat([float(d["cpu_ms"]) for d in bpf["none"].values()]),
-        "modes": modes,
+    return {"workload_cpu_ms": stat([float(d["cpu_ms"]) for d in runs["none"].values()]),
+            "modes": modes}, r
+b, r = per_sample("bpf.txt", "bpf")
+if b:
+    b.update({
         "deferred_over_perf_sframe": r("bpf-deferred", "perf-sframe"),
         "deferred_over_in_event_fp": r("bpf-deferred", "bpf-in-event-fp"),
         "in_event_over_in_event_fp": r("bpf-in-event", "bpf-in-event-fp"),
-    }
+    })
+    res["bpf"] = b
+h, r = per_sample("hostile.txt", "hostile")
+if h:
+    h.update({
+        "perf_g_over_fp": r("perf-g", "perf-g-fp"),
+        "bpf_in_event_over_fp": r("bpf-in-event", "bpf-in-event-fp"),
+    })
+    res["hostile"] = h
 print(json.dumps(res, indent=1))
 PY
 
@@ -313,6 +326,25 @@ if b:
     print(f"\ncost per sample: deferred BPF / perf sframe {rr('deferred_over_perf_sframe')}, "
           f"deferred BPF / in-event frame pointers {rr('deferred_over_in_event_fp')}, "
           f"in-event SFrame / in-event frame pointers {rr('in_event_over_in_event_fp')}")
+h = r.get("hostile")
+if h:
+    print("\nIn the event on the hostile workload (devtools/demo/hostile.c: a stack "
+          "of 101 frames that returns into a function of 1003 FREs at every other "
+          "frame), cpu-clock at 4 kHz, cost and complete as above:\n")
+    print("| mode | samples | cost per sample | complete |")
+    print("|---|---:|---:|---:|")
+    for m, what in (("perf-g", "perf record -g (SFrame on)"),
+                    ("perf-g-fp", "perf record -g, kernel.sframe_unwind=0"),
+                    ("bpf-in-event", "sframe-profile --in-event (SFrame)"),
+                    ("bpf-in-event-fp", "sframe-profile --in-event, frame pointers")):
+        x = h["modes"].get(m)
+        if x:
+            print(f"| {what} | {x['samples']['median']:.0f} | {cell(x['cost_per_sample'])} "
+                  f"| {x['complete_pct']['median']:.1f} % |")
+    def hr(k):
+        return f"{h[k]:.2f}" if h.get(k) else "-"
+    print(f"\ncost per sample, SFrame on / off: perf record -g {hr('perf_g_over_fp')}, "
+          f"sframe-profile --in-event {hr('bpf_in_event_over_fp')}")
 PY
 hz=$(cat "$out/hz.txt" 2>/dev/null || echo 0)
 [ "$arch" = x86_64 ] && [ "$(cat "$out/hres.txt" 2>/dev/null)" = 0 ] && {

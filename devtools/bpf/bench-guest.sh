@@ -10,12 +10,23 @@
 #   bpf-deferred    sframe-profile --deferred (bpf_unwind_user_deferred)
 #   bpf-in-event    sframe-profile --in-event (bpf_get_stack, SFrame)
 #   bpf-in-event-fp the same with kernel.sframe_unwind=0: frame pointers
+# Then the same in the event on the hostile-section workload
+# (devtools/demo/hostile.c), where the stack returns into a function of
+# 1003 FREs at every other frame:
+#   none            the workload alone
+#   perf-g          perf record -e cpu-clock:u -g (frame pointers and,
+#                   at the default kernel.sframe_unwind=1, SFrame)
+#   perf-g-fp       the same with kernel.sframe_unwind=0: stock 7.2
+#   bpf-in-event, bpf-in-event-fp   as above
 # Appends to OUT/bpf.txt one line per run:
 #   bpf mode=M rep=R cpu_ms=C samples=S complete=K
+# and to OUT/hostile.txt the same with "hostile" first.
 # cpu_ms is the workload's own CPU time, which includes what is done in
 # its context: the sample's interrupt, the BPF program, the unwind in the
 # event or at the return to user space. "complete" counts the samples
-# whose user chain reaches main(). BPF_BENCH_HZ: the rate (4000).
+# whose user chain reaches main(). BPF_BENCH_HZ: the rate (4000);
+# BPF_BENCH_HOSTILE: the hostile workload's spin, in million iterations
+# (500).
 set -euo pipefail
 repo=$1 demo=$2 out=$3 repeat=${4:-3}
 rounds=${DEMO_ROUNDS:-30}
@@ -29,6 +40,8 @@ tmp=/tmp/sframe-bpf-bench
 rm -rf "$tmp"
 mkdir -p "$tmp" "$out"
 : >"$out/bpf.txt"
+: >"$out/hostile.txt"
+hostile=${BPF_BENCH_HOSTILE:-500}
 export LD_LIBRARY_PATH=$demo
 
 # Samples (blocks of lines, a blank line between) and those with a frame
@@ -46,34 +59,45 @@ count() {
 	END { printf "%d %d\n", n, k }'
 }
 
+# run_one WORKLOAD MODE REP: one run of WORKLOAD (demo or hostile)
 run_one() {
-	local mode=$1 rep=$2 line samples=0 complete=0
+	local w=$1 mode=$2 rep=$3 line samples=0 complete=0 cmd rec=()
+	case $w in
+	demo)    cmd=("$demo/demo" "$rounds") ;;
+	hostile) cmd=("$demo/hostile" "$hostile") ;;
+	esac
 	case $mode in
-	bpf-in-event-fp) echo 0 >"$sysctl" ;;
+	*-fp) echo 0 >"$sysctl" ;;
 	*) echo 1 >"$sysctl" ;;
 	esac
 	case $mode in
+	perf-sframe) rec=(--call-graph sframe) ;;
+	perf-g*) rec=(-g) ;;
+	esac
+	case $mode in
 	none)
-		line=$("$demo/demo" "$rounds")
+		line=$("${cmd[@]}")
 		;;
-	perf-sframe)
+	perf-*)
 		line=$("$perf" record -q -o "$tmp/perf.data" -e cpu-clock:u \
-			-c $((1000000000 / hz)) --call-graph sframe -- "$demo/demo" "$rounds" \
+			-c $((1000000000 / hz)) "${rec[@]}" -- "${cmd[@]}" \
 			2>"$tmp/err") || { cat "$tmp/err" >&2; return 1; }
 		read -r samples complete < <("$perf" script -i "$tmp/perf.data" \
-			--comms demo -F ip,sym 2>/dev/null | count)
+			--comms "$w" -F ip,sym 2>/dev/null | count)
 		;;
 	bpf-*)
 		local how=--deferred
 		[ "$mode" = bpf-deferred ] || how=--in-event
-		"$prof" "$how" -F "$hz" -- "$demo/demo" "$rounds" >"$tmp/prof.txt" \
+		"$prof" "$how" -F "$hz" -- "${cmd[@]}" >"$tmp/prof.txt" \
 			2>"$tmp/err" || { cat "$tmp/err" >&2; return 1; }
-		line=$(grep '^demo:' "$tmp/prof.txt")
-		read -r samples complete < <(grep -v '^demo:' "$tmp/prof.txt" | count)
+		line=$(grep "^$w:" "$tmp/prof.txt")
+		read -r samples complete < <(grep -v "^$w:" "$tmp/prof.txt" | count)
 		;;
 	esac
-	echo "bpf mode=$mode rep=$rep cpu_ms=$(sed -n 's/.*cpu_ms=\([0-9.]*\).*/\1/p' <<<"$line") samples=$samples complete=$complete" |
-		tee -a "$out/bpf.txt"
+	local tag=bpf file=$out/bpf.txt
+	[ "$w" = demo ] || { tag=$w; file=$out/$w.txt; }
+	echo "$tag mode=$mode rep=$rep cpu_ms=$(sed -n 's/.*cpu_ms=\([0-9.]*\).*/\1/p' <<<"$line") samples=$samples complete=$complete" |
+		tee -a "$file"
 }
 
 saved=$(cat "$sysctl")
@@ -81,7 +105,13 @@ saved=$(cat "$sysctl")
 "$prof" --deferred -F 1000 -- "$demo/demo" 1 >/dev/null 2>&1 || true
 for rep in $(seq "$repeat"); do
 	for mode in none perf-sframe bpf-deferred bpf-in-event bpf-in-event-fp; do
-		run_one "$mode" "$rep"
+		run_one demo "$mode" "$rep"
+	done
+done
+"$demo/hostile" 1 >/dev/null
+for rep in $(seq "$repeat"); do
+	for mode in none perf-g perf-g-fp bpf-in-event bpf-in-event-fp; do
+		run_one hostile "$mode" "$rep"
 	done
 done
 echo "$saved" >"$sysctl"

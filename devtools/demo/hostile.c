@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hostile [MILLIONS]: the hostile-section workload of make bench. The
+ * stack returns into one function of 1003 FREs at every other of its 101
+ * frames: a JIT region registered with prctl(PR_SFRAME) whose section
+ * puts an FRE on every second byte of a 2000-byte sled (the section that
+ * kselftest hostile_section_sampling builds, from the same header), so
+ * that every lookup of a return address into it that the rule cache does
+ * not answer reads all its FREs. At the leaf it spins MILLIONS million
+ * iterations (100), then prints, like the demo workload,
+ *   hostile: wall_ms=W cpu_ms=C
+ * where cpu_ms is the process's CPU time, which includes the work done in
+ * its context by the samples taken of it. Built without frame pointers,
+ * with SFrame, by devtools/demo/build.sh.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "sft_sframe.h"
+
+#define HOSTILE_SLED	2000
+#define HOSTILE_DEPTH	50
+
+static long (*hostile_fn)(long x, long (*leaf)(long));
+static long spins;
+
+static double ms(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Alternate with the hostile function HOSTILE_DEPTH times, then spin */
+__attribute__((noinline)) static long hostile_leaf(long x)
+{
+	long i;
+
+	if (x <= 0) {
+		for (i = 0; i < spins; i++)
+			asm volatile("");
+		return 0;
+	}
+	return hostile_fn(x - 1, hostile_leaf) + 1;
+}
+
+int main(int argc, char **argv)
+{
+	size_t tlen = SFT_JIT_SIZE(HOSTILE_SLED);
+	size_t slen = SFT_SFRAME_SIZE(HOSTILE_SLED, 2);
+	double wall, cpu;
+	struct prctl_sframe a;
+	unsigned char *text, *sec;
+	long depth;
+
+	spins = (argc > 1 ? atol(argv[1]) : 100) * 1000000L;
+	text = mmap(NULL, tlen, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	sec = mmap(NULL, slen, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (text == MAP_FAILED || sec == MAP_FAILED) {
+		perror("hostile: mmap");
+		return 1;
+	}
+	sft_jit_emit(text, HOSTILE_SLED);
+	if (mprotect(text, tlen, PROT_READ | PROT_EXEC)) {
+		perror("hostile: mprotect");
+		return 1;
+	}
+	a = (struct prctl_sframe){
+		.text_start	= (unsigned long)text,
+		.text_len	= tlen,
+		.sframe_start	= (unsigned long)sec,
+		.sframe_len	= sft_build_sframe(sec, (unsigned long)sec,
+						   (unsigned long)text,
+						   HOSTILE_SLED, 2),
+	};
+	/* Without SFrame support the same stack is walked as it can be */
+	if (sframe_prctl(PR_SFRAME_REGISTER, &a, sizeof(a)))
+		fprintf(stderr, "hostile: prctl(PR_SFRAME): %s\n",
+			strerror(errno));
+	hostile_fn = (void *)text;
+	wall = ms(CLOCK_MONOTONIC);
+	cpu = ms(CLOCK_PROCESS_CPUTIME_ID);
+	depth = hostile_leaf(HOSTILE_DEPTH);
+	printf("hostile: depth=%ld wall_ms=%.3f cpu_ms=%.3f\n", depth,
+	       ms(CLOCK_MONOTONIC) - wall, ms(CLOCK_PROCESS_CPUTIME_ID) - cpu);
+	return 0;
+}
