@@ -16,8 +16,13 @@
 # Each series line is "PATCH [OVERLAY-PATH...]": PATCH (git format-patch
 # form) carries the commit message and the edits to upstream files, the
 # overlay paths name the new files of that commit, which live in this
-# repository at their kernel-tree paths. Commits get fixed dates, so the
-# same inputs always give the same commit ids.
+# repository at their kernel-tree paths as the whole series leaves them.
+# A later patch that edits such a file carries that edit as a diff, like
+# an edit to an upstream file; the file's first version, which the
+# commit that adds it gets, is the repository's copy with the later
+# diffs reversed. So every file of the repository at a kernel-tree path
+# is the final tree's, and apply checks it. Commits get fixed dates, so
+# the same inputs always give the same commit ids.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -127,6 +132,35 @@ Move them into patches/ and the overlay, or drop them with
 	fi
 }
 
+# first_version FILE DEST N TOTAL TMP: the repository's FILE (at DEST in
+# the tree) as patch N adds it: the copy with the diffs of patches TOTAL
+# down to N+1 (TMP/diff.K, from apply) reversed, for those that touch it
+first_version() {
+	local f=$1 d=$2 n=$3 k=$4 tmp=$5 w
+	w=$tmp/first
+	rm -rf "$w"
+	mkdir -p "$w/$(dirname "$d")"
+	cp "$REPO/$f" "$w/$d"
+	for ((; k > n; k--)); do
+		[ -s "$tmp/diff.$k" ] || continue
+		(cd "$w" && git apply -R --include="$d" --whitespace=nowarn "$tmp/diff.$k") ||
+			return 1
+	done
+	cat "$w/$d"
+}
+
+# final_check: every overlay file is what the last commit holds
+final_check() {
+	local patch paths f bad=
+	while read -r patch paths; do
+		# shellcheck disable=SC2086
+		for f in $(overlay_files $paths); do
+			cmp -s "$REPO/$f" "$TREE/$(dest "$f")" || bad="$bad $f"
+		done
+	done < <(series_entries)
+	[ -z "$bad" ] || die "files of the repository that the series does not end with:$bad"
+}
+
 apply() {
 	fetch_pristine
 	if ! [ -d "$TREE/.git" ]; then
@@ -147,15 +181,21 @@ apply() {
 	g update-index --no-skip-worktree .gitignore
 	g checkout -q -- .gitignore
 	g checkout -q --detach pristine
-	local patch paths n=0 tmp
+	local patch paths n=0 tmp total
 	tmp=$(mktemp -d)
+	# Every patch's message and diff first: an overlay file's first
+	# version needs the diffs of the patches after the one adding it
 	while read -r patch paths; do
 		n=$((n + 1))
 		local pf=$REPO/patches/$patch
 		[ -f "$pf" ] || die "patches/series names $patch, which is not in patches/"
-		git mailinfo "$tmp/msg" "$tmp/diff" <"$pf" >"$tmp/info"
-		if [ -s "$tmp/diff" ]; then
-			g apply --index --whitespace=nowarn "$tmp/diff" ||
+		git mailinfo "$tmp/msg.$n" "$tmp/diff.$n" <"$pf" >"$tmp/info.$n"
+	done < <(series_entries)
+	total=$n n=0
+	while read -r patch paths; do
+		n=$((n + 1))
+		if [ -s "$tmp/diff.$n" ]; then
+			g apply --index --whitespace=nowarn "$tmp/diff.$n" ||
 				die "patch $patch does not apply to the tree"
 		fi
 		local f
@@ -164,15 +204,17 @@ apply() {
 			local d
 			d=$(dest "$f")
 			mkdir -p "$TREE/$(dirname "$d")"
-			cp "$REPO/$f" "$TREE/$d"
+			first_version "$f" "$d" "$n" "$total" "$tmp" >"$TREE/$d" ||
+				die "$f: the diffs of the patches after $patch do not reverse onto the repository's copy"
 			g add -f "$d"
 		done
-		{ sed -n 's/^Subject: //p' "$tmp/info"; echo; cat "$tmp/msg"; } >"$tmp/commit"
+		{ sed -n 's/^Subject: //p' "$tmp/info.$n"; echo; cat "$tmp/msg.$n"; } >"$tmp/commit"
 		g commit -q --allow-empty -F "$tmp/commit"
 	done < <(series_entries)
 	rm -rf "$tmp"
 	g tag -f sframe-series >/dev/null
 	unignore
+	final_check
 	echo "$fp $(g rev-parse HEAD)" >"$STATE"
 	msg "build/linux: pristine + $n patches ($(g rev-parse --short HEAD))"
 }
@@ -185,6 +227,13 @@ export_series() {
 	local subj body
 	subj=$(sed -n '1p' "$REPO/patches/cover-letter.txt")
 	body=$(sed '1,2d' "$REPO/patches/cover-letter.txt")
+	# Its figures: make bench's saved results (make results)
+	if [[ $body == *@RESULTS@* ]]; then
+		local fig
+		fig=$(python3 "$REPO/devtools/results.py" --text "$REPO/docs/results") ||
+			die "the cover letter's figures: devtools/results.py failed"
+		body=${body/@RESULTS@/$fig}
+	fi
 	g format-patch -q --cover-letter --cover-from-description=auto \
 		--base=pristine -o "$out" pristine..sframe-series
 	# Fill in the cover letter's blurb.
@@ -213,8 +262,10 @@ save() {
 		for f in $(overlay_files $paths); do
 			d=$(dest "$f")
 			excl+=(":(exclude)$d")
-			if g cat-file -e "$c:$d" 2>/dev/null; then
-				g show "$c:$d" >"$REPO/$f"
+			# the file as the series leaves it; later commits' edits
+			# of it stay in their patches
+			if g cat-file -e "HEAD:$d" 2>/dev/null; then
+				g show "HEAD:$d" >"$REPO/$f"
 			fi
 		done
 		{

@@ -7,8 +7,13 @@
  * pointers for that reason, or whose section it found corrupt, and queues
  * a task_work; at the next return to user space the task looks them up in
  * faultable context, which discovers and resolves their mappings, faults
- * in the pages their lookups read and reports corruption.  The next
- * samples at the same places are then unwound with SFrame.
+ * in the pages their lookups read and reports corruption.  When one of
+ * those lookups now succeeds, it then walks its whole user stack, still
+ * the interrupted one, in faultable context: the frames past the first
+ * miss, which the interrupted walk never reached, get their sections and
+ * pages too.  A lookup that keeps failing (a section that cannot be
+ * read) costs no walk.  The next samples at the
+ * same places are then unwound with SFrame.
  *
  * The notes are written by interrupts of the task and read by the task
  * itself, all on the task's CPU.  A note lost to a race (a nested
@@ -27,8 +32,12 @@
 #include <linux/sched.h>
 #include <linux/sframe.h>
 #include <linux/task_work.h>
+#include <linux/unwind_user.h>
 
 #include "sframe_registry.h"
+
+/* The most frames the repair walks: about what a deferred unwind stores */
+#define SFRAME_REPAIR_FRAMES	512
 
 /**
  * sframe_repair_request() - look a PC up at the next return to user space
@@ -92,6 +101,7 @@ static void sframe_repair_work(struct callback_head *head)
 	unsigned long pc[SFRAME_REPAIR_PCS];
 	struct sframe_entry *cache = NULL;
 	struct sframe_rule rule;
+	bool repaired = false;
 	int i, nr;
 
 	nr = min(atomic_read(&r->nr), SFRAME_REPAIR_PCS);
@@ -104,12 +114,15 @@ static void sframe_repair_work(struct callback_head *head)
 	    (current->flags & PF_EXITING))
 		return;
 	for (i = 0; i < nr; i++) {
-		sframe_user_find(pc[i], &rule, &cache, false);
+		if (!sframe_user_find(pc[i], &rule, &cache, false))
+			repaired = true;
 		/* Not text: do not ask again for the same stack word */
 		if (!mtree_load(&current->mm->sframe_mt, pc[i]))
 			sframe_repair_none(pc[i]);
 	}
 	sframe_user_release(&cache);
+	if (repaired)
+		unwind_user_faultin(SFRAME_REPAIR_FRAMES);
 }
 
 /**
