@@ -206,6 +206,7 @@ apply() {
 			mkdir -p "$TREE/$(dirname "$d")"
 			first_version "$f" "$d" "$n" "$total" "$tmp" >"$TREE/$d" ||
 				die "$f: the diffs of the patches after $patch do not reverse onto the repository's copy"
+			chmod --reference="$REPO/$f" "$TREE/$d"
 			g add -f "$d"
 		done
 		{ sed -n 's/^Subject: //p' "$tmp/info.$n"; echo; cat "$tmp/msg.$n"; } >"$tmp/commit"

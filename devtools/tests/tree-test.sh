@@ -88,6 +88,26 @@ else
 	cat "$tmp/log"
 fi
 
+# Files at kernel-tree paths are the final tree's: sframe_repair.c, which
+# patch 0004 adds and 0005 edits, is the last commit's; an edit of the
+# repository's copy outside 0005's hunks lands in the commit that adds it.
+rel=kernel/unwind/sframe_repair.c
+if cmp -s "$tmp/repo/$rel" <(git -C "$tree" show "HEAD:$rel") &&
+   [ "$(git -C "$tree" log --format=%H pristine..HEAD -- "$rel" | wc -l)" -ge 2 ]; then
+	t OK "a file that a later patch edits is the final tree's ($rel)"
+else
+	t FAIL "a file that a later patch edits is the final tree's ($rel)"
+fi
+sed -i '2a \ * (an edit)' "$tmp/repo/$rel"
+if "$ts" apply >"$tmp/log" 2>&1 && first=$(git -C "$tree" log --format=%H --diff-filter=A -- "$rel" | tail -1) &&
+   git -C "$tree" show "$first:$rel" | grep -q '(an edit)' &&
+   cmp -s "$tmp/repo/$rel" <(git -C "$tree" show "HEAD:$rel"); then
+	t OK "an edit of it lands in the commit that adds it and stays to the end"
+else
+	t FAIL "an edit of it lands in the commit that adds it and stays to the end"
+	cat "$tmp/log"
+fi
+
 # A change of the repository is applied; a commit made in build/linux is not lost.
 echo "# comment" >>"$tmp/repo/Kconfig"
 "$ts" apply >"$tmp/log" 2>&1 && grep -q '^# comment' "$tree/kernel/unwind/Kconfig" &&
