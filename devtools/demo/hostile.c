@@ -15,7 +15,6 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 #include <time.h>
 
 #include "sft_sframe.h"
@@ -49,40 +48,21 @@ __attribute__((noinline)) static long hostile_leaf(long x)
 
 int main(int argc, char **argv)
 {
-	size_t tlen = SFT_JIT_SIZE(HOSTILE_SLED);
-	size_t slen = SFT_SFRAME_SIZE(HOSTILE_SLED, 2);
 	double wall, cpu;
-	struct prctl_sframe a;
-	unsigned char *text, *sec;
 	long depth;
+	void *fn;
+	int err;
 
 	spins = (argc > 1 ? atol(argv[1]) : 100) * 1000000L;
-	text = mmap(NULL, tlen, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	sec = mmap(NULL, slen, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (text == MAP_FAILED || sec == MAP_FAILED) {
+	err = sft_jit_map(HOSTILE_SLED, 2, &fn);
+	if (err < 0) {
 		perror("hostile: mmap");
 		return 1;
 	}
-	sft_jit_emit(text, HOSTILE_SLED);
-	if (mprotect(text, tlen, PROT_READ | PROT_EXEC)) {
-		perror("hostile: mprotect");
-		return 1;
-	}
-	a = (struct prctl_sframe){
-		.text_start	= (unsigned long)text,
-		.text_len	= tlen,
-		.sframe_start	= (unsigned long)sec,
-		.sframe_len	= sft_build_sframe(sec, (unsigned long)sec,
-						   (unsigned long)text,
-						   HOSTILE_SLED, 2),
-	};
 	/* Without SFrame support the same stack is walked as it can be */
-	if (sframe_prctl(PR_SFRAME_REGISTER, &a, sizeof(a)))
-		fprintf(stderr, "hostile: prctl(PR_SFRAME): %s\n",
-			strerror(errno));
-	hostile_fn = (void *)text;
+	if (err)
+		fprintf(stderr, "hostile: prctl(PR_SFRAME): %s\n", strerror(err));
+	hostile_fn = fn;
 	wall = ms(CLOCK_MONOTONIC);
 	cpu = ms(CLOCK_PROCESS_CPUTIME_ID);
 	depth = hostile_leaf(HOSTILE_DEPTH);

@@ -1612,31 +1612,12 @@ SFT_NOINLINE long hostile_leaf(long x)
 /* The child of hostile_section_sampling: set up, say so, spin */
 static void hostile_child(int ready)
 {
-	size_t tlen = SFT_JIT_SIZE(HOSTILE_SLED);
-	size_t slen = SFT_SFRAME_SIZE(HOSTILE_SLED, 2);
-	struct prctl_sframe a;
-	unsigned char *text, *sec;
+	void *fn;
+	int err = sft_jit_map(HOSTILE_SLED, 2, &fn);
 
-	text = mmap(NULL, tlen, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	sec = mmap(NULL, slen, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (text == MAP_FAILED || sec == MAP_FAILED)
-		_exit(1);
-	sft_jit_emit(text, HOSTILE_SLED);
-	if (mprotect(text, tlen, PROT_READ | PROT_EXEC))
-		_exit(1);
-	a = (struct prctl_sframe){
-		.text_start	= (unsigned long)text,
-		.text_len	= tlen,
-		.sframe_start	= (unsigned long)sec,
-		.sframe_len	= sft_build_sframe(sec, (unsigned long)sec,
-						   (unsigned long)text,
-						   HOSTILE_SLED, 2),
-	};
-	if (sframe_prctl(PR_SFRAME_REGISTER, &a, sizeof(a)))
-		_exit(2);
-	hostile_fn = (void *)text;
+	if (err)
+		_exit(err < 0 ? 1 : 2);
+	hostile_fn = fn;
 	if (write(ready, "r", 1) != 1)
 		_exit(1);
 	hostile_leaf(HOSTILE_DEPTH);

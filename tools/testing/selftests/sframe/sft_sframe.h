@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <linux/types.h>
 
@@ -130,6 +131,39 @@ static inline size_t build_sframe(unsigned char *sec, unsigned long sec_addr,
 static inline int sframe_prctl(int op, struct prctl_sframe *a, size_t size)
 {
 	return prctl(PR_SFRAME, op, (unsigned long)a, size, 0) ? errno : 0;
+}
+
+/*
+ * Map sft_jit_emit(@sled)'s code as a new executable mapping and register
+ * sft_build_sframe(@sled, @step)'s section for it with prctl(PR_SFRAME).
+ * The code is stored in *@fn once mapped.  Return 0, -1 if a mapping
+ * failed, or prctl()'s errno.
+ */
+static inline int sft_jit_map(size_t sled, size_t step, void **fn)
+{
+	size_t tlen = SFT_JIT_SIZE(sled), slen = SFT_SFRAME_SIZE(sled, step);
+	struct prctl_sframe a;
+	unsigned char *text, *sec;
+
+	text = mmap(NULL, tlen, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	sec = mmap(NULL, slen, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (text == MAP_FAILED || sec == MAP_FAILED)
+		return -1;
+	sft_jit_emit(text, sled);
+	if (mprotect(text, tlen, PROT_READ | PROT_EXEC))
+		return -1;
+	*fn = text;
+	a = (struct prctl_sframe){
+		.text_start	= (unsigned long)text,
+		.text_len	= tlen,
+		.sframe_start	= (unsigned long)sec,
+		.sframe_len	= sft_build_sframe(sec, (unsigned long)sec,
+						   (unsigned long)text, sled,
+						   step),
+	};
+	return sframe_prctl(PR_SFRAME_REGISTER, &a, sizeof(a));
 }
 
 #endif
