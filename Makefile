@@ -27,7 +27,7 @@ endif
 
 .PHONY: help root root-sid tree patches patches-bisect kernel kernel-perf kunit \
 	kunit-arm64 kunit-s390 kunit-x86 kunit-cross vm test test-vm-arm64 test-vm-s390 harness sframe-diff sframe-tools sframe-gen-check bpf fuzz selftests \
-	bench-walker test-vm demo-defer bench-mmap perf demo bench mutants stress stress-kcsan clean distclean
+	bench-walker test-vm demo-defer bench-mmap perf demo bench results mutants stress stress-kcsan clean distclean
 
 help:
 	@echo "make demo            perf --call-graph=sframe vs fp vs dwarf on a demo workload (VM)"
@@ -44,6 +44,7 @@ help:
 	@echo "make bench           SFrame vs fp vs dwarf: unwind cost, lookup scaling, perf record (VM)"
 	@echo "                     (ARCH=arm64, ARCH=s390: unwind cost and lookup scaling in that VM)"
 	@echo "make bench-walker    ns and instructions per lookup, 10/1000/100000 functions"
+	@echo "make results         save make bench's results to docs/results/ and remake README's table"
 	@echo "make bench-mmap      what SFrame support costs mmap(): perf kernel vs one without the feature"
 	@echo "make demo-defer      Debian's perf --call-graph fp,defer on a no-frame-pointer program"
 	@echo "make kunit           KUnit on UML"
@@ -173,6 +174,9 @@ stress-kcsan: root-sid
 
 bench-walker: root-sid
 	$(DEV)/bench-walker.sh
+
+results:
+	$(DEV)/results.sh
 
 mutants: tree
 	$(DEV)/mutants.sh $(MUTANTS)

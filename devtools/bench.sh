@@ -252,28 +252,25 @@ if h:
 print(json.dumps(res, indent=1))
 PY
 
-python3 - "$out/results.json" <<'PY' >"$out/results.md"
+python3 - "$out/results.json" "$REPO/devtools" <<'PY' >"$out/results.md"
 import json, sys
+sys.path.insert(0, sys.argv[2])
+from bench_lib import get, cell, ratio
 r = json.load(open(sys.argv[1]))
 print(f"{r.get('arch') or 'x86_64'} kernel {r['kernel']}, host CPU {r['cpu']}, KVM: {r['kvm']}; "
       f"unit: {r['unit']}; figures are medians of the runs, with their "
       "spread ((max - min) / median) in brackets\n")
 nc = "_no_rule_cache"
 
-def get(d, *keys):
-    for k in keys:
-        if not isinstance(d, dict) or k not in d:
-            return None
-        d = d[k]
-    return d
-
-def cell(x):
-    if not x:
-        return "-"
-    return f"{x['median']:.0f} ({100 * x['spread']:.1f} %)"
-
-def ratio(a, b):
-    return f"{a['median'] / b['median']:.2f}" if a and b and b["median"] else "-"
+def modes_table(x, rows):
+    """Cost per sample and complete chains of the modes of x (bpf, hostile)"""
+    print("| mode | samples | cost per sample | complete |")
+    print("|---|---:|---:|---:|")
+    for m, what in rows:
+        y = x["modes"].get(m)
+        if y:
+            print(f"| {what} | {y['samples']['median']:.0f} | {cell(y['cost_per_sample'])} "
+                  f"| {y['complete_pct']['median']:.1f} % |")
 
 print("Unwind cost per frame at the return to user space (unwind_bench, "
       "same stacks); sframe = the default (rule cache on), full lookup = "
@@ -311,16 +308,10 @@ if b:
     print("\nUser stacks for BPF on the demo workload (devtools/bpf/bench-guest.sh), "
           "cpu-clock at 4 kHz; cost = the workload's own CPU time over its run "
           "without profiling, per sample; complete = user chain reaches main():\n")
-    print("| mode | samples | cost per sample | complete |")
-    print("|---|---:|---:|---:|")
-    for m, what in (("perf-sframe", "perf record --call-graph sframe"),
+    modes_table(b, (("perf-sframe", "perf record --call-graph sframe"),
                     ("bpf-deferred", "sframe-profile --deferred"),
                     ("bpf-in-event", "sframe-profile --in-event (SFrame)"),
-                    ("bpf-in-event-fp", "sframe-profile --in-event, frame pointers")):
-        x = b["modes"].get(m)
-        if x:
-            print(f"| {what} | {x['samples']['median']:.0f} | {cell(x['cost_per_sample'])} "
-                  f"| {x['complete_pct']['median']:.1f} % |")
+                    ("bpf-in-event-fp", "sframe-profile --in-event, frame pointers")))
     def rr(k):
         return f"{b[k]:.2f}" if b.get(k) else "-"
     print(f"\ncost per sample: deferred BPF / perf sframe {rr('deferred_over_perf_sframe')}, "
@@ -331,16 +322,10 @@ if h:
     print("\nIn the event on the hostile workload (devtools/demo/hostile.c: a stack "
           "of 101 frames that returns into a function of 1003 FREs at every other "
           "frame), cpu-clock at 4 kHz, cost and complete as above:\n")
-    print("| mode | samples | cost per sample | complete |")
-    print("|---|---:|---:|---:|")
-    for m, what in (("perf-g", "perf record -g (SFrame on)"),
+    modes_table(h, (("perf-g", "perf record -g (SFrame on)"),
                     ("perf-g-fp", "perf record -g, kernel.sframe_unwind=0"),
                     ("bpf-in-event", "sframe-profile --in-event (SFrame)"),
-                    ("bpf-in-event-fp", "sframe-profile --in-event, frame pointers")):
-        x = h["modes"].get(m)
-        if x:
-            print(f"| {what} | {x['samples']['median']:.0f} | {cell(x['cost_per_sample'])} "
-                  f"| {x['complete_pct']['median']:.1f} % |")
+                    ("bpf-in-event-fp", "sframe-profile --in-event, frame pointers")))
     def hr(k):
         return f"{h[k]:.2f}" if h.get(k) else "-"
     print(f"\ncost per sample, SFrame on / off: perf record -g {hr('perf_g_over_fp')}, "

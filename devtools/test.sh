@@ -107,7 +107,7 @@ level_machinery() {
 	# The driver itself: make warns about a target defined twice, and
 	# every target that 'make help' lists must exist (with a CMD, which
 	# make vm requires before anything else)
-	local warn missing t
+	local warn missing t out
 	warn=$(make -C "$REPO" -n help 2>&1 >/dev/null | grep -i warning)
 	missing=$(for t in $(make -C "$REPO" -s help | sed -nE 's/^make ([a-z0-9-]+).*/\1/p'); do
 		make -C "$REPO" -n -q "$t" CMD=true >/dev/null 2>&1; [ $? = 2 ] && echo "$t"; done)
@@ -117,6 +117,13 @@ level_machinery() {
 		echo "not ok 1000 Makefile: $warn ${missing:+missing: $missing}"; rc=1
 	fi
 	"$REPO/devtools/tests/driver-test.sh" || rc=1
+	# README's results are make bench's, not copies
+	if out=$(python3 "$REPO/devtools/results.py" --check "$REPO/docs/results" \
+		"$REPO/README.md" 2>&1); then
+		echo "ok 1001 README: the results table is what make results makes of docs/results/"
+	else
+		echo "not ok 1001 README: $out"; rc=1
+	fi
 	return $rc
 }
 count_machinery() { count_tap "$1"; }
