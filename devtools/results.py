@@ -19,6 +19,7 @@ results.py --text DIR prints the same as plain text, for the cover letter
 import json
 import os
 import sys
+import textwrap
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_lib import get, ratio  # noqa: E402
@@ -38,25 +39,25 @@ def num(x, fmt="{:.2f}"):
 
 # Each row: what it says, and how to get it from one results.json
 ROWS = (
-    ("unwind per frame, SFrame (rule cached) / frame pointers",
+    ("a frame, SFrame (rule cached) / fp",
      lambda r: ratio(get(r, "unwind_fit_per_frame", "warm", "sframe"),
                      get(r, "unwind_fit_per_frame", "warm", "fp"))),
-    ("16 distinct functions of 100000, per frame, SFrame / fp",
+    ("16 of 100000 functions, SFrame / fp",
      lambda r: ratio(get(r, "lookup_per_frame", "sframe", "100000"),
                      get(r, "lookup_per_frame", "fp", "100000"))),
-    ("the same without the rule cache (full lookups) / fp",
+    ("the same, full lookups (no cache) / fp",
      lambda r: ratio(get(r, "lookup_per_frame_no_rule_cache", "sframe", "100000"),
                      get(r, "lookup_per_frame", "fp", "100000"))),
-    ("perf record: perf.data, dwarf / sframe",
+    ("perf record: data, dwarf / sframe",
      lambda r: ratio(get(r, "perf_record", "dwarf", "data_bytes"),
                      get(r, "perf_record", "sframe", "data_bytes"), "{:.1f}x")),
-    ("perf record: workload slowdown, sframe / dwarf",
+    ("perf record: slowdown, sframe / dwarf",
      lambda r: num(med(get(r, "slowdown_sframe_over_dwarf")))),
-    ("BPF in the event, per sample: SFrame / frame pointers",
+    ("BPF sample in the event, SFrame / fp",
      lambda r: num(get(r, "bpf", "in_event_over_in_event_fp"))),
-    ("BPF deferred / perf --call-graph sframe, per sample",
+    ("BPF deferred sample / perf sframe",
      lambda r: num(get(r, "bpf", "deferred_over_perf_sframe"))),
-    ("hostile section, perf record -g per sample, SFrame on / off",
+    ("hostile section, perf -g, SFrame / fp",
      lambda r: num(get(r, "hostile", "perf_g_over_fp"))),
 )
 
@@ -92,14 +93,14 @@ def text(d):
     for what, cells in rows(res, cols):
         lines.append(f"{what:<{w}}" + "".join(f"{c:>9}" for c in cells))
     lines.append("")
-    lines.append("make bench under QEMU -icount (guest instructions), medians; "
-                 f"kernels {kernels(res, cols)}.")
+    lines += textwrap.wrap("Ratios of guest instructions (make bench under QEMU "
+                           f"-icount), medians; kernels {kernels(res, cols)}.", 72)
     return lines
 
 
 def table(d):
     res, cols = load(d)
-    lines = ["| make bench, ratios in guest instructions | " +
+    lines = ["| make bench: ratio of guest instructions | " +
              " | ".join(name for _, name in cols) + " |",
              "|---|" + "---:|" * len(cols)]
     for what, cells in rows(res, cols):
