@@ -303,33 +303,37 @@ fl10, fl100k = get(lkn, "sframe", "10"), get(lkn, "sframe", "100000")
 if sf10 and sf100k:
     print(f"\nper frame at 100000 functions / at 10: {ratio(sf100k, sf10)} "
           f"with the rule cache, {ratio(fl100k, fl10)} without")
-b = r.get("bpf")
-if b:
-    print("\nUser stacks for BPF on the demo workload (devtools/bpf/bench-guest.sh), "
-          "cpu-clock at 4 kHz; cost = the workload's own CPU time over its run "
-          "without profiling, per sample; complete = user chain reaches main():\n")
-    modes_table(b, (("perf-sframe", "perf record --call-graph sframe"),
-                    ("bpf-deferred", "sframe-profile --deferred"),
-                    ("bpf-in-event", "sframe-profile --in-event (SFrame)"),
-                    ("bpf-in-event-fp", "sframe-profile --in-event, frame pointers")))
-    def rr(k):
-        return f"{b[k]:.2f}" if b.get(k) else "-"
-    print(f"\ncost per sample: deferred BPF / perf sframe {rr('deferred_over_perf_sframe')}, "
-          f"deferred BPF / in-event frame pointers {rr('deferred_over_in_event_fp')}, "
-          f"in-event SFrame / in-event frame pointers {rr('in_event_over_in_event_fp')}")
-h = r.get("hostile")
-if h:
-    print("\nIn the event on the hostile workload (devtools/demo/hostile.c: a stack "
-          "of 101 frames that returns into a function of 1003 FREs at every other "
-          "frame), cpu-clock at 4 kHz, cost and complete as above:\n")
-    modes_table(h, (("perf-g", "perf record -g (SFrame on)"),
-                    ("perf-g-fp", "perf record -g, kernel.sframe_unwind=0"),
-                    ("bpf-in-event", "sframe-profile --in-event (SFrame)"),
-                    ("bpf-in-event-fp", "sframe-profile --in-event, frame pointers")))
-    def hr(k):
-        return f"{h[k]:.2f}" if h.get(k) else "-"
-    print(f"\ncost per sample, SFrame on / off: perf record -g {hr('perf_g_over_fp')}, "
-          f"sframe-profile --in-event {hr('bpf_in_event_over_fp')}")
+def section(x, intro, rows, prefix, ratios):
+    """modes_table() of x after intro, then the ratios of x named"""
+    print(intro)
+    modes_table(x, rows)
+    print(f"\n{prefix} " + ", ".join(
+        f"{what} {x[k]:.2f}" if x.get(k) else f"{what} -" for k, what in ratios))
+if r.get("bpf"):
+    section(r["bpf"],
+            "\nUser stacks for BPF on the demo workload (devtools/bpf/bench-guest.sh), "
+            "cpu-clock at 4 kHz; cost = the workload's own CPU time over its run "
+            "without profiling, per sample; complete = user chain reaches main():\n",
+            (("perf-sframe", "perf record --call-graph sframe"),
+             ("bpf-deferred", "sframe-profile --deferred"),
+             ("bpf-in-event", "sframe-profile --in-event (SFrame)"),
+             ("bpf-in-event-fp", "sframe-profile --in-event, frame pointers")),
+            "cost per sample:",
+            (("deferred_over_perf_sframe", "deferred BPF / perf sframe"),
+             ("deferred_over_in_event_fp", "deferred BPF / in-event frame pointers"),
+             ("in_event_over_in_event_fp", "in-event SFrame / in-event frame pointers")))
+if r.get("hostile"):
+    section(r["hostile"],
+            "\nIn the event on the hostile workload (devtools/demo/hostile.c: a stack "
+            "of 101 frames that returns into a function of 1003 FREs at every other "
+            "frame), cpu-clock at 4 kHz, cost and complete as above:\n",
+            (("perf-g", "perf record -g (SFrame on)"),
+             ("perf-g-fp", "perf record -g, kernel.sframe_unwind=0"),
+             ("bpf-in-event", "sframe-profile --in-event (SFrame)"),
+             ("bpf-in-event-fp", "sframe-profile --in-event, frame pointers")),
+            "cost per sample, SFrame on / off:",
+            (("perf_g_over_fp", "perf record -g"),
+             ("bpf_in_event_over_fp", "sframe-profile --in-event")))
 PY
 hz=$(cat "$out/hz.txt" 2>/dev/null || echo 0)
 [ "$arch" = x86_64 ] && [ "$(cat "$out/hres.txt" 2>/dev/null)" = 0 ] && {
