@@ -112,14 +112,14 @@ def table(d):
 
 def splice(path, lines, check):
     with open(path) as f:
-        text = f.read().split("\n")
+        old = f.read().split("\n")
     try:
-        i, j = text.index(BEGIN), text.index(END)
+        i, j = old.index(BEGIN), old.index(END)
     except ValueError:
         sys.exit(f"{path}: no markers '{BEGIN}' ... '{END}'")
-    new = text[:i + 1] + lines + text[j:]
+    new = old[:i + 1] + lines + old[j:]
     if check:
-        if new != text:
+        if new != old:
             sys.exit(f"{path}: its results table is not what make results "
                      "makes of docs/results/ (run make results)")
         return

@@ -135,6 +135,7 @@ Move them into patches/ and the overlay, or drop them with
 # first_version FILE DEST N TOTAL TMP: the repository's FILE (at DEST in
 # the tree) as patch N adds it: the copy with the diffs of patches TOTAL
 # down to N+1 (TMP/diff.K, from apply) reversed, for those that touch it
+# (TMP/files.K lists the files diff K touches)
 first_version() {
 	local f=$1 d=$2 n=$3 k=$4 tmp=$5 w
 	w=$tmp/first
@@ -142,7 +143,7 @@ first_version() {
 	mkdir -p "$w/$(dirname "$d")"
 	cp "$REPO/$f" "$w/$d"
 	for ((; k > n; k--)); do
-		[ -s "$tmp/diff.$k" ] || continue
+		grep -qxF "$d" "$tmp/files.$k" || continue
 		(cd "$w" && git apply -R --include="$d" --whitespace=nowarn "$tmp/diff.$k") ||
 			return 1
 	done
@@ -190,6 +191,9 @@ apply() {
 		local pf=$REPO/patches/$patch
 		[ -f "$pf" ] || die "patches/series names $patch, which is not in patches/"
 		git mailinfo "$tmp/msg.$n" "$tmp/diff.$n" <"$pf" >"$tmp/info.$n"
+		: >"$tmp/files.$n"
+		[ ! -s "$tmp/diff.$n" ] ||
+			git apply --numstat "$tmp/diff.$n" | cut -f3 >"$tmp/files.$n"
 	done < <(series_entries)
 	total=$n n=0
 	while read -r patch paths; do

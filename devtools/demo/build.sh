@@ -3,8 +3,7 @@
 #
 # build.sh OUT: build the demo workload, libdemo.so and the hostile-section
 # workload (hostile.c) into OUT, without frame pointers and with SFrame,
-# in the sid root. Checks that both have
-# a PT_GNU_SFRAME segment.
+# in the sid root. Checks that each has a PT_GNU_SFRAME segment.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 

@@ -8,7 +8,7 @@
  * that every lookup of a return address into it that the rule cache does
  * not answer reads all its FREs. At the leaf it spins MILLIONS million
  * iterations (100), then prints, like the demo workload,
- *   hostile: wall_ms=W cpu_ms=C
+ *   hostile: depth=50 wall_ms=W cpu_ms=C
  * where cpu_ms is the process's CPU time, which includes the work done in
  * its context by the samples taken of it. Built without frame pointers,
  * with SFrame, by devtools/demo/build.sh.
@@ -18,9 +18,6 @@
 #include <time.h>
 
 #include "sft_sframe.h"
-
-#define HOSTILE_SLED	2000
-#define HOSTILE_DEPTH	50
 
 static long (*hostile_fn)(long x, long (*leaf)(long));
 static long spins;
@@ -33,7 +30,7 @@ static double ms(clockid_t clock)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* Alternate with the hostile function HOSTILE_DEPTH times, then spin */
+/* Alternate with the hostile function SFT_HOSTILE_DEPTH times, then spin */
 __attribute__((noinline)) static long hostile_leaf(long x)
 {
 	long i;
@@ -54,7 +51,7 @@ int main(int argc, char **argv)
 	int err;
 
 	spins = (argc > 1 ? atol(argv[1]) : 100) * 1000000L;
-	err = sft_jit_map(HOSTILE_SLED, 2, &fn);
+	err = sft_jit_map(SFT_HOSTILE_SLED, SFT_HOSTILE_STEP, &fn);
 	if (err < 0) {
 		perror("hostile: mmap");
 		return 1;
@@ -65,7 +62,7 @@ int main(int argc, char **argv)
 	hostile_fn = fn;
 	wall = ms(CLOCK_MONOTONIC);
 	cpu = ms(CLOCK_PROCESS_CPUTIME_ID);
-	depth = hostile_leaf(HOSTILE_DEPTH);
+	depth = hostile_leaf(SFT_HOSTILE_DEPTH);
 	printf("hostile: depth=%ld wall_ms=%.3f cpu_ms=%.3f\n", depth,
 	       ms(CLOCK_MONOTONIC) - wall, ms(CLOCK_PROCESS_CPUTIME_ID) - cpu);
 	return 0;

@@ -1587,15 +1587,10 @@ TEST(procfs_opened_before_exec)
 	ASSERT_EQ(0, WEXITSTATUS(status));
 }
 
-/*
- * A hostile but valid section: jit_code after a sled of HOSTILE_SLED
- * bytes with an FRE every two bytes, HOSTILE_FRES FREs in all (just
- * under the reader's limit per function), so that every lookup of the
- * return address into it reads them all (sft_build_sframe()).
- */
-#define HOSTILE_SLED	2000
-#define HOSTILE_FRES	(HOSTILE_SLED / 2 + SFT_JIT_NFRES)
-#define HOSTILE_DEPTH	50
+/* The hostile section (SFT_HOSTILE_SLED in sft_sframe.h) */
+#define HOSTILE_SLED	SFT_HOSTILE_SLED
+#define HOSTILE_FRES	(HOSTILE_SLED / SFT_HOSTILE_STEP + SFT_JIT_NFRES)
+#define HOSTILE_DEPTH	SFT_HOSTILE_DEPTH
 #define HOSTILE_RB	64
 
 long (*hostile_fn)(long x, long (*leaf)(long));
@@ -1613,7 +1608,7 @@ SFT_NOINLINE long hostile_leaf(long x)
 static void hostile_child(int ready)
 {
 	void *fn;
-	int err = sft_jit_map(HOSTILE_SLED, 2, &fn);
+	int err = sft_jit_map(HOSTILE_SLED, SFT_HOSTILE_STEP, &fn);
 
 	if (err)
 		_exit(err < 0 ? 1 : 2);

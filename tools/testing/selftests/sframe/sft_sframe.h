@@ -134,6 +134,18 @@ static inline int sframe_prctl(int op, struct prctl_sframe *a, size_t size)
 }
 
 /*
+ * The hostile but valid section of hostile_section_sampling and of make
+ * bench's hostile workload: jit_code after a sled of SFT_HOSTILE_SLED
+ * bytes with an FRE every SFT_HOSTILE_STEP bytes (sft_jit_map()), just
+ * under the reader's limit of FREs per function, so that every lookup of
+ * a return address into it reads them all; a stack that returns into it
+ * at every other of 2 * SFT_HOSTILE_DEPTH + 1 frames.
+ */
+#define SFT_HOSTILE_SLED	2000
+#define SFT_HOSTILE_STEP	2
+#define SFT_HOSTILE_DEPTH	50
+
+/*
  * Map sft_jit_emit(@sled)'s code as a new executable mapping and register
  * sft_build_sframe(@sled, @step)'s section for it with prctl(PR_SFRAME).
  * The code is stored in *@fn once mapped.  Return 0, -1 if a mapping
