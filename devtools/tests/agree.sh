@@ -103,13 +103,24 @@ function hex(x,    i, v) {
 	return v
 }
 # One sample: a header line "tid event:" then "<tab>ip sym (dso)" lines;
-# kernel frames (of the tracepoint event) are left out.
-function flush(    key) {
+# kernel frames (of the tracepoint event) are left out. perf script
+# prints the samples in time order, and a fault takes its tracepoint
+# sample (DWARF) just before its software event sample (SFrame): a pair
+# is a DWARF sample followed by an SFrame sample of the same thread. A
+# sample the ring buffer lost (LOST_SAMPLES) leaves its partner alone,
+# which is counted, not paired with the next fault.
+function flush() {
 	if (ev == "") return
-	key = tid SUBSEP ev
-	k = ++cnt[key]
-	chain[ev, tid, k] = c
-	n[ev, tid, k] = nf
+	if (ev == "pf_dwarf") {
+		if (tid in pend) alone++
+		pend[tid] = c
+	} else if (tid in pend) {
+		k = ++cnt[tid]
+		chain["pf_dwarf", tid, k] = pend[tid]
+		chain["pf_sframe", tid, k] = c
+		delete pend[tid]
+	} else
+		alone++
 	ev = ""
 }
 /^ *[0-9]+ / {
@@ -129,15 +140,10 @@ function flush(    key) {
 }
 END {
 	flush()
-	for (key in cnt) {
-		split(key, p, SUBSEP)
-		if (p[2] != "pf_dwarf") continue
-		t = p[1]
-		if (cnt[t, "pf_sframe"] != cnt[key]) {
-			printf "tid %s: %d dwarf samples, %d sframe samples\n", t, cnt[key], cnt[t, "pf_sframe"]
-			mismatch_counts++
-		}
-		for (k = 1; k <= cnt[key]; k++) {
+	for (t in pend) alone++
+	for (t in cnt) {
+		pairs += cnt[t]
+		for (k = 1; k <= cnt[t]; k++) {
 			total++
 			nd = split(chain["pf_dwarf", t, k], d, "\n")
 			ns = split(chain["pf_sframe", t, k], s, "\n")
@@ -166,7 +172,9 @@ END {
 		}
 	}
 	pct = compared ? 100 * agree / compared : 0
+	printf "pairs: %d; samples without their pair (lost by the ring buffer): %d\n", pairs, alone
 	printf "faults sampled: %d; faulting IP in a library: %d%s; DWARF chain incomplete: %d\n", total, in_lib, libs ? sprintf(" (compared: %d, agree: %d)", lib_compared, lib_agree) : " (not compared)", incomplete
 	printf "compared: %d, agree exactly down to main: %d, agreement %.2f%%\n", compared, agree, pct
-	exit !(compared >= 100 && pct >= 99 && !mismatch_counts)
+	# at most 5 % of the faults may have lost one of their samples
+	exit !(compared >= 100 && pct >= 99 && alone * 20 <= pairs)
 }' "$data.script"
