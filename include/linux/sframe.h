@@ -44,7 +44,29 @@ static inline void sframe_vma_removed(struct mm_struct *mm,
 #ifdef CONFIG_UNWIND_USER_SFRAME
 
 struct vm_area_struct;
+
+#ifdef CONFIG_VDSO_SFRAME
+/**
+ * arch_vdso_sframe_image() - the vDSO image mapped at a VMA
+ * @vma:	an executable VMA without a file, of current's mm
+ * @size:	the image's size, if it is one
+ *
+ * Provided by an architecture whose vDSO has an .sframe section
+ * (HAVE_VDSO_SFRAME): the kernel's copy of the vDSO image (an ELF object
+ * linked at 0) if @vma maps its text from the image's start, for a task
+ * that unwinds with SFrame.
+ *
+ * Context: Task context, the mmap_lock of @vma's mm held.
+ * Return: the image, or NULL.
+ */
 const void *arch_vdso_sframe_image(struct vm_area_struct *vma, size_t *size);
+#else
+static inline const void *arch_vdso_sframe_image(struct vm_area_struct *vma,
+						 size_t *size)
+{
+	return NULL;
+}
+#endif
 
 int sframe_user_find(unsigned long pc, struct sframe_rule *rule,
 		     struct sframe_entry **cache, bool nofault);

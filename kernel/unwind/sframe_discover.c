@@ -349,24 +349,6 @@ static int sframe_elf_find(struct sframe_entry *e, struct sframe_section *sec)
 	return -ENOENT;
 }
 
-/**
- * arch_vdso_sframe_image() - the vDSO image mapped at a VMA
- * @vma:	an executable VMA without a file, of current's mm
- * @size:	the image's size, if it is one
- *
- * An architecture whose vDSO has an .sframe section returns the kernel's
- * copy of the vDSO image (an ELF object linked at 0) if @vma maps its
- * text from the image's start, for a task that unwinds with SFrame.
- *
- * Context: Task context, the mmap_lock of @vma's mm held.
- * Return: the image, or NULL.
- */
-const void * __weak arch_vdso_sframe_image(struct vm_area_struct *vma,
-					   size_t *size)
-{
-	return NULL;
-}
-
 /*
  * The PT_GNU_SFRAME and executable PT_LOAD segments of the kernel's vDSO
  * image of @size bytes at @image, as offsets from its start.  The image is

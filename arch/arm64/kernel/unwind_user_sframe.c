@@ -66,23 +66,12 @@ int unwind_user_sigframe(struct unwind_user_state *state)
 	};
 	/* Where in the trampoline the PC may be: start, svc, past it */
 	static const u8 at[] = { 0, 4, 8 };
-	/* An interrupted PC may be anywhere in it, a return address not */
-	unsigned int i, n = state->topmost || state->exact_ip ?
-			    ARRAY_SIZE(at) : 1;
 	struct sigcontext __user *sc;
-	__le32 insn[ARRAY_SIZE(rt_sigreturn)];
 	unsigned long pc, sp, fp;
 
-	if (state->ws != 8)
-		return -ENOENT;
-	for (i = 0; i < n && state->ip >= at[i]; i++) {
-		if (!unwind_user_read(state, insn,
-				      (void __user *)(state->ip - at[i]),
-				      sizeof(insn)) &&
-		    !memcmp(insn, rt_sigreturn, sizeof(insn)))
-			break;
-	}
-	if (i == n || state->ip < at[i])
+	if (state->ws != 8 ||
+	    !unwind_user_find_code(state, rt_sigreturn, sizeof(rt_sigreturn),
+				   at, ARRAY_SIZE(at)))
 		return -ENOENT;
 
 	sc = (void __user *)state->sp +

@@ -59,32 +59,6 @@ int unwind_user_sframe_get_reg(struct pt_regs *regs, unsigned int reg,
 #define S390_SVC(nr)	(0x0a00 | (nr))
 
 /**
- * s390_sigreturn_regs - the saved registers of a signal return at @pc
- * @state:	unwind state
- * @pc:		an address in user space
- *
- * Context: Any context; with @state->nofault, it neither faults nor sleeps.
- * Return: the offset of the interrupted code's _sigregs from the stack
- * pointer, if @pc holds "svc 173" (rt_sigreturn: an rt_sigframe) or
- * "svc 119" (sigreturn: a handler installed without SA_SIGINFO, the
- * old-style sigframe); 0 otherwise.
- */
-static unsigned long s390_sigreturn_regs(struct unwind_user_state *state,
-					 unsigned long pc)
-{
-	u16 insn;
-
-	BUILD_BUG_ON(__NR_rt_sigreturn > 0xff || __NR_sigreturn > 0xff);
-	if (unwind_user_read(state, &insn, (void __user *)pc, sizeof(insn)))
-		return 0;
-	if (insn == S390_SVC(__NR_rt_sigreturn))
-		return offsetof(struct rt_sigframe, uc.uc_mcontext);
-	if (insn == S390_SVC(__NR_sigreturn))
-		return offsetof(struct sigframe, sregs);
-	return 0;
-}
-
-/**
  * unwind_user_sigframe - step from the signal trampoline to the
  *			  interrupted code
  * @state:	unwind state whose ip may be the signal return trampoline
@@ -106,19 +80,26 @@ static unsigned long s390_sigreturn_regs(struct unwind_user_state *state,
  */
 int unwind_user_sigframe(struct unwind_user_state *state)
 {
+	/* "svc 173" (rt_sigreturn: an rt_sigframe) */
+	static const u16 rt_sigreturn = S390_SVC(__NR_rt_sigreturn);
+	/* "svc 119" (sigreturn: the sigframe of a handler without SA_SIGINFO) */
+	static const u16 sigreturn = S390_SVC(__NR_sigreturn);
 	/* Where in the trampoline the PC may be: start, past the svc */
 	static const u8 at[] = { 0, 2 };
-	unsigned int i, n = state->topmost || state->exact_ip ?
-			    ARRAY_SIZE(at) : 1;
-	unsigned long off = 0, pc, sp, fp;
+	unsigned long off, pc, sp, fp;
 	_s390_regs_common __user *sr;
 
+	BUILD_BUG_ON(__NR_rt_sigreturn > 0xff || __NR_sigreturn > 0xff);
 	BUILD_BUG_ON(offsetof(_sigregs, regs) != 0);
 	if (state->ws != 8)
 		return -ENOENT;
-	for (i = 0; i < n && !off && state->ip >= at[i]; i++)
-		off = s390_sigreturn_regs(state, state->ip - at[i]);
-	if (!off)
+	if (unwind_user_find_code(state, &rt_sigreturn, sizeof(rt_sigreturn),
+				  at, ARRAY_SIZE(at)))
+		off = offsetof(struct rt_sigframe, uc.uc_mcontext);
+	else if (unwind_user_find_code(state, &sigreturn, sizeof(sigreturn),
+				       at, ARRAY_SIZE(at)))
+		off = offsetof(struct sigframe, sregs);
+	else
 		return -ENOENT;
 
 	sr = (void __user *)state->sp + off;

@@ -84,23 +84,12 @@ int unwind_user_sigframe(struct unwind_user_state *state)
 	};
 	/* Where in the trampoline the PC may be: start, syscall, past it */
 	static const u8 at[] = { 0, 7, 9 };
-	/* An exact PC may be anywhere of these, a return address not */
-	unsigned int i, n = state->topmost || state->exact_ip ?
-			    ARRAY_SIZE(at) : 1;
 	struct sigcontext_64 __user *sc;
-	u8 insn[sizeof(rt_sigreturn)];
 	unsigned long ip, sp, bp;
 
-	if (state->ws != 8)
-		return -ENOENT;
-	for (i = 0; i < n && state->ip >= at[i]; i++) {
-		if (!unwind_user_read(state, insn,
-				      (void __user *)(state->ip - at[i]),
-				      sizeof(insn)) &&
-		    !memcmp(insn, rt_sigreturn, sizeof(insn)))
-			break;
-	}
-	if (i == n || state->ip < at[i])
+	if (state->ws != 8 ||
+	    !unwind_user_find_code(state, rt_sigreturn, sizeof(rt_sigreturn),
+				   at, ARRAY_SIZE(at)))
 		return -ENOENT;
 
 	/* The handler's return popped pretcode: sp is at the ucontext */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Userspace shim: what kernel/unwind/user.c takes from <linux/kernel.h>
- * and what it pulls in.  WARN_ONCE() is counted (sim_warnings) and
- * printed as a TAP comment.
+ * and what it pulls in.  WARN_ONCE() and WARN_ON_ONCE() are counted
+ * (sim_warnings) and printed as TAP comments.
  */
 #ifndef _SFRAME_SHIM_LINUX_KERNEL_H
 #define _SFRAME_SHIM_LINUX_KERNEL_H
@@ -31,5 +31,6 @@ extern unsigned long sim_warnings;
 	}								\
 	__warn_cond;							\
 })
+#define WARN_ON_ONCE(cond)	WARN_ONCE(cond, "%s", #cond)
 
 #endif
