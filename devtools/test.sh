@@ -104,6 +104,7 @@ level_machinery() {
 	local rc=0
 	in_root "$REPO/devtools/tests/splat-test.sh" || rc=1
 	"$REPO/devtools/tests/tree-test.sh" || rc=1
+	in_root "$REPO/devtools/tests/chains-test.sh" || rc=1
 	# The driver itself: make warns about a target defined twice, and
 	# every target that 'make help' lists must exist (with a CMD, which
 	# make vm requires before anything else)

@@ -44,19 +44,10 @@ mkdir -p "$tmp" "$out"
 hostile=${BPF_BENCH_HOSTILE:-500}
 export LD_LIBRARY_PATH=$demo
 
-# Samples (blocks of lines, a blank line between) and those with a frame
-# in main: perf script -F ip,sym prints "ip main", sframe-profile
-# "ip main+0x1f (object)".
+# Samples and those whose chain reaches main, of perf script -F ip,sym
+# or sframe-profile's output
 count() {
-	awk 'BEGIN { RS = ""; FS = "\n" }
-	{
-		n++
-		for (i = 1; i <= NF; i++) {
-			split($i, f, " ")
-			if (f[2] == "main" || f[2] ~ /^main\+/) { k++; break }
-		}
-	}
-	END { printf "%d %d\n", n, k }'
+	awk -f "$repo/devtools/chains-main.awk"
 }
 
 # run_one WORKLOAD MODE REP: one run of WORKLOAD (demo or hostile)

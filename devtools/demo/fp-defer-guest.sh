@@ -12,6 +12,7 @@ for s in 1 0; do
 	perf script -i /tmp/perf-$s.data -F comm,ip,sym 2>/dev/null | head -21
 	echo "== kernel.sframe_unwind=$s: samples whose user chain reaches main:"
 	perf script -i /tmp/perf-$s.data -F ip,sym 2>/dev/null |
-		awk 'BEGIN { RS = "" } { n++ } /main/ { m++ } END { printf "%d of %d\n", m, n }'
+		awk -f "$(dirname "$0")/../chains-main.awk" |
+		{ read -r n m; echo "$m of $n"; }
 done
 echo 1 >/proc/sys/kernel/sframe_unwind

@@ -22,6 +22,7 @@
 set -euo pipefail
 perf=$1 demo=$2 out=$3 repeat=${4:-3} libc_walk=${5:-}
 rounds=${DEMO_ROUNDS:-30}
+chains=$(dirname "$0")/../chains-main.awk
 procs=${DEMO_PROCS:-1}
 if ! [[ $procs =~ ^[1-9][0-9]*$ && $rounds =~ ^[1-9][0-9]*$ ]] ||
 	((rounds % procs)); then
@@ -87,16 +88,7 @@ run_one() {
 		t1=$(ms)
 		report_ms=$((t1 - t0))
 		read -r samples complete < <("$perf" script -i "$data" --comms demo \
-			-F ip,sym 2>/dev/null | awk '
-			BEGIN { RS = ""; FS = "\n" }
-			{
-				n++
-				for (i = 1; i <= NF; i++) {
-					split($i, f, " ")
-					if (f[2] == "main") { k++; break }
-				}
-			}
-			END { printf "%d %d\n", n, k }')
+			-F ip,sym 2>/dev/null | awk -f "$chains")
 	fi
 	echo "run mode=$mode rep=$rep wall_ms=$wall cpu_ms=$cpu perf_cpu_ms=$perf_cpu data_bytes=$size samples=$samples complete=$complete report_ms=$report_ms" |
 		tee -a "$out/runs.txt"
@@ -124,17 +116,9 @@ if [ -n "$libc_walk" ]; then
 		"$perf" record -q -o "$tmp/libc.data" -e cpu-clock:u -c "$period" \
 			--call-graph sframe -- "$@" >/dev/null 2>"$tmp/err" ||
 			{ cat "$tmp/err" >&2; exit 1; }
-		"$perf" script -i "$tmp/libc.data" --comms libc_walk -F ip,sym \
-			2>/dev/null | awk -v mode=$mode '
-			BEGIN { RS = ""; FS = "\n" }
-			{
-				n++
-				for (i = 1; i <= NF; i++) {
-					split($i, f, " ")
-					if (f[2] == "main") { k++; break }
-				}
-			}
-			END { printf "libc mode=%s samples=%d complete=%d\n", mode, n, k }' |
+		read -r samples complete < <("$perf" script -i "$tmp/libc.data" \
+			--comms libc_walk -F ip,sym 2>/dev/null | awk -f "$chains")
+		echo "libc mode=$mode samples=$samples complete=$complete" |
 			tee -a "$out/libc.txt"
 	done
 fi

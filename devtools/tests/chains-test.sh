@@ -1,0 +1,73 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Tests of the chain counters on made-up perf script output, none of
+# which needs a VM: devtools/chains-main.awk (samples that reach main)
+# and the pairing of devtools/tests/agree.sh (a DWARF sample and an
+# SFrame sample per fault, some lost by the ring buffer). TAP output.
+set -u
+src=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d /tmp/chains-test.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+. "$src/devtools/tests/tap-lib.sh"
+
+# chains-main.awk: main and main+0x.. reach main, __libc_start_main not
+got=$(printf '%s\n' '	11 leaf' '	12 main' '	13 __libc_start_main' '' \
+	'	21 leaf' '	22 __libc_start_main' '' \
+	'	31 leaf' '	32 main+0x1f (/x/demo)' '' '	41 domain' |
+	awk -f "$src/devtools/chains-main.awk")
+if [ "$got" = "4 2" ]; then
+	tap OK "chains: chains-main.awk counts 4 samples, 2 of them reaching main"
+else
+	tap FAIL "chains: chains-main.awk counts 4 samples, 2 reaching main (got '$got')"
+fi
+
+# agree.sh: 150 faults of one thread, a DWARF sample (its tracepoint)
+# then an SFrame sample each; the DWARF chain's caller is its return
+# address - 1. Each fault at its own leaf address, so that a slipped
+# pairing compares two faults. LOST drops the DWARF samples of these
+# faults.
+fake_script() {
+	local lost=" $1 " i
+	for ((i = 1; i <= 150; i++)); do
+		if [[ $lost != *" $i "* ]]; then
+			printf '    507 exceptions:page_fault_user: \n'
+			printf '\tffffffff81000ac7 asm_exc_page_fault ([kernel.kallsyms])\n'
+			printf '\t    %x leaf (/x/prog)\n\t    2000 main (/x/prog)\n\n' $((4096 + i))
+		fi
+		printf '    507     page-faults/period=1/u: \n'
+		printf '\t    %x leaf (/x/prog)\n\t    2001 main (/x/prog)\n\n' $((4096 + i))
+	done
+}
+cat >"$tmp/perf" <<'PERF'
+#!/bin/sh
+# perf script -i DATA ...: the made-up output kept beside DATA
+while [ $# -gt 0 ]; do [ "$1" = -i ] && cat "$2.text"; shift; done
+PERF
+chmod +x "$tmp/perf"
+agree() {
+	fake_script "$1" >"$tmp/data.text"
+	"$src/devtools/tests/agree.sh" analyze "$tmp/perf" "$tmp/data" /x/prog \
+		>"$tmp/out" 2>&1
+}
+if agree "" && grep -q "compared: 150, agree exactly down to main: 150" "$tmp/out"; then
+	tap OK "chains: agree.sh pairs 150 faults, all agree"
+else
+	tap FAIL "chains: agree.sh pairs 150 faults: $(tail -n1 "$tmp/out")"
+fi
+if agree "50 51 90" &&
+	grep -q "compared: 147, agree exactly down to main: 147" "$tmp/out" &&
+	grep -q "samples without their pair (lost by the ring buffer): 3" "$tmp/out"; then
+	tap OK "chains: agree.sh leaves out the 3 faults whose DWARF sample was lost, the other 147 agree"
+else
+	tap FAIL "chains: agree.sh with 3 DWARF samples lost: $(tail -n1 "$tmp/out")"
+fi
+if ! agree "$(seq -s ' ' 1 2 30)" &&
+	grep -q "samples without their pair (lost by the ring buffer): 15" "$tmp/out"; then
+	tap OK "chains: agree.sh fails when over 5 % of the faults lost a sample (15 of 135)"
+else
+	tap FAIL "chains: agree.sh fails when over 5 % of the faults lost a sample: $(tail -n1 "$tmp/out")"
+fi
+
+echo "1..$((n - 1))"
+[ $fail = 0 ]
