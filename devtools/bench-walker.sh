@@ -15,7 +15,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-if [ "${1:-}" = --inner ]; then
+inner() {
 	T=$REPO/tools/testing/sframe B=$SFRAME_CACHE/work/sframe-build/bench
 	make -s -C "$T" B="$B" bench
 	echo "## ns per sframe_find() lookup"
@@ -38,8 +38,8 @@ if [ "${1:-}" = --inner ]; then
 	else
 		echo "(valgrind not in the sid root: no instruction counts)"
 	fi
-	exit 0
-fi
+}
+inner_dispatch "$@"
 need_root "the benchmark (it builds and runs in the sid root)"
 "$REPO/devtools/root.sh" sid
-exec "$REPO/devtools/chroot.sh" "$REPO/devtools/bench-walker.sh" --inner
+in_root_inner

@@ -96,18 +96,14 @@ inner() {
 	return $rc
 }
 
-if [ "${1:-}" = --inner ]; then
-	shift
-	inner "$@"
-	exit
-fi
+inner_dispatch "$@"
 
 need_root "fuzzing (it builds and runs in the sid root)"
 "$REPO/devtools/root.sh" sid || exit 1
 if [ "${1:-}" = --smoke ]; then
-	"$REPO/devtools/chroot.sh" "$REPO/devtools/fuzz.sh" --inner smoke
+	in_root_inner smoke
 else
 	secs=${1:-60}
 	case $secs in *[!0-9]*|"") die "usage: fuzz.sh [SECONDS] | --smoke" ;; esac
-	"$REPO/devtools/chroot.sh" "$REPO/devtools/fuzz.sh" --inner run "$secs"
+	in_root_inner run "$secs"
 fi

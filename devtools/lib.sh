@@ -14,6 +14,29 @@ msg()  { printf '==> %s\n' "$*" >&2; }
 warn() { printf 'WARNING: %s\n' "$*" >&2; }
 die()  { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
 
+# in_root [--root DIR] CMD...: CMD in the sid root, or in DIR (chroot.sh)
+in_root() { "$REPO/devtools/chroot.sh" "$@"; }
+
+# A script that runs its inner part in a root calls, once lib.sh is
+# sourced, "inner_dispatch "$@"": started as "SCRIPT --inner ARGS...", it
+# runs the script's inner() with ARGS and exits with its status. And
+# "in_root_inner [--root DIR] ARGS..." starts the script itself that way
+# in the sid root (or in DIR).
+inner_dispatch() {
+	[ "${1:-}" = --inner ] || return 0
+	shift
+	inner "$@"
+	exit
+}
+in_root_inner() {
+	local root=()
+	if [ "${1:-}" = --root ]; then
+		root=(--root "$2")
+		shift 2
+	fi
+	in_root "${root[@]}" "$(realpath "$0")" --inner "$@"
+}
+
 need_root() {
 	[ "$(id -u)" = 0 ] && return 0
 	die "$1 needs root: debootstrap, chroot and the bind mounts of /proc, /sys and /dev into the toolchain root are privileged operations. Run as root (e.g. sudo make ...)."

@@ -103,7 +103,6 @@ TOUCHED=$KB.touched
 CORPUS=$SFRAME_CACHE/work/corpus
 T=tools/testing/sframe
 
-in_root() { "$REPO/devtools/chroot.sh" "$@"; }
 
 # --- the levels: 0 = the tests pass, 1 = they fail (killed), 2 = the
 # build failed (a mutant that does not build is broken, not killed) ---

@@ -124,11 +124,7 @@ build() {
 	' "$1" "$2" >&2 || die "building sframe_diff in the trixie root failed"
 }
 
-if [ "${1:-}" = --inner ]; then
-	shift
-	inner "$@"
-	exit
-fi
+inner_dispatch "$@"
 if [ "${1:-}" = --build ]; then
 	need_root "building sframe_diff (in the toolchain roots)"
 	build "$2" "$3"
@@ -160,4 +156,4 @@ fi
 
 build "$T" "$W"
 
-"$REPO/devtools/chroot.sh" "$REPO/devtools/sframe-diff.sh" --inner "$tap" "${files[@]}"
+in_root_inner "$tap" "${files[@]}"

@@ -129,10 +129,8 @@ build() {
 			LDLIBS_SFRAME='-L/usr/lib/s390x-linux-gnu -lsframe' check-rows"
 }
 
-case ${1:-} in
---inner) shift; inner "$@"; exit ;;
---build) build; exit ;;
-esac
+inner_dispatch "$@"
+[ "${1:-}" = --build ] && { build; exit; }
 tap=0
 [ "${1:-}" = --tap ] && { tap=1; shift; }
 files=("$@")
@@ -157,4 +155,4 @@ mkdir -p "$W"
 "$REPO/devtools/chroot.sh" gcc -O2 -g -fno-asynchronous-unwind-tables \
 	-fno-unwind-tables -o "$W/libc_walk.debug_frame" \
 	"$REPO/devtools/libc-walk/libc_walk.c" || die "building libc_walk.debug_frame failed"
-"$REPO/devtools/chroot.sh" "$REPO/devtools/sframe-gen-check.sh" --inner "$tap" "${files[@]}"
+in_root_inner "$tap" "${files[@]}"

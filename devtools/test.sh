@@ -97,7 +97,6 @@ failures() {
 	     /ERROR|error:/ { print }' "$1" | head -60
 }
 
-in_root() { "$REPO/devtools/chroot.sh" "$@"; }
 
 # --- machinery ---
 level_machinery() {

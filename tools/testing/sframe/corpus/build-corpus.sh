@@ -104,12 +104,8 @@ inner() {
 	return $rc
 }
 
-if [ "${1:-}" = --inner ]; then
-	inner "$2" "$3" "$4"
-	exit
-fi
-
 . "$here/../../../../devtools/lib.sh"
+inner_dispatch "$@"
 need_root "building the SFrame corpus (it runs in the toolchain roots)"
 out=$(realpath -m "${1:-$SFRAME_CACHE/work/corpus}")
 case $out in
@@ -152,9 +148,9 @@ new=$out.new
 rm -rf "$new"
 mkdir -p "$new"
 msg "building the V3 corpus (sid root)"
-"$REPO/devtools/chroot.sh" "$here/build-corpus.sh" --inner v3 "$new" "$zsrc"
+in_root_inner v3 "$new" "$zsrc"
 msg "building the V2 corpus (trixie root)"
-"$REPO/devtools/chroot.sh" --root "$TRIXIE_ROOT" "$here/build-corpus.sh" --inner v2 "$new" "$zsrc"
+in_root_inner --root "$TRIXIE_ROOT" v2 "$new" "$zsrc"
 echo "$key" >"$new/.key"
 rm -rf "$out"
 mv "$new" "$out"
