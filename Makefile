@@ -71,8 +71,8 @@ help:
 # Every target needs the sid root, where everything is built; the scripts
 # that need another root make it (the trixie root for the V2 corpus, an
 # arm64 or s390x guest root for that architecture's VM), so that a target
-# makes only the roots it uses.  make test uses all four: it makes them
-# side by side first.
+# makes only the roots it uses.  make test uses all four: test.sh makes
+# the guest roots in the background while the first levels run.
 root-sid:
 	$(DEV)/root.sh sid
 
@@ -118,7 +118,7 @@ kunit-cross: root-sid
 vm: root-sid
 	SFRAME_VM_KEEP=1 SFRAME_ARCH=$(SFRAME_ARCH_) $(DEV)/vm.sh "$$CMD"
 
-test: root
+test: root-sid
 	$(DEV)/test.sh
 
 test-vm: root-sid

@@ -245,6 +245,27 @@ prebuild_cross() {
 }
 count_vm() { count_tap "$1"; }
 
+# prebuild_roots: the guest roots of the cross levels of this run, made in
+# the background (side by side: mostly downloads and dpkg under
+# qemu-user) while the levels before them run. The cross level waits for
+# them (build/test/roots.lock), then calls root.sh as always.
+prebuild_roots() {
+	local a todo=()
+	for a in arm64 s390x; do
+		case " ${levels[*]} " in *" vm-$a "*) todo+=("$a") ;; esac
+	done
+	[ ${#todo[@]} -gt 0 ] || return 0
+	exec 9>"$logs/roots.lock"
+	flock 9
+	(
+		for a in "${todo[@]}"; do
+			"$REPO/devtools/root.sh" "$a" 9>&- &
+		done
+		wait
+	) >"$logs/roots.log" 2>&1 &
+	exec 9>&-
+}
+
 # Like 'go test', a level that passed is not run again with the same
 # inputs (KEY): its saved result is printed, marked cached. SFRAME_RETEST=1
 # runs it anyway. Failures are never saved.
@@ -324,6 +345,7 @@ vm_level() {
 # vm-cross-check.sh.
 cross_level() {
 	local arch=$1 kernel out=$REPO/build/$1
+	flock "$logs/roots.lock" true
 	flock "$logs/prebuild.lock" true
 	export SFRAME_ARCH=$arch
 	mkdir -p "$out"
@@ -396,6 +418,7 @@ done
 case " ${levels[*]} " in
 *" harness "*|*" sframe-gen "*) "$REPO/devtools/root.sh" trixie || exit 1 ;;
 esac
+prebuild_roots
 for l in "${levels[@]}"; do
 	run_level "$l" "level_$l"
 done
