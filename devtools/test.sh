@@ -211,60 +211,59 @@ level_vm() {
 	"$REPO/devtools/bpf/build.sh" || return 1
 	local kernel
 	kernel=$("$REPO/devtools/kbuild.sh" debug) || return 1
-	prebuild_cross
+	in_background prebuild build_cross
 	vm_level vm "$(vm_key "$kernel")" "$REPO/devtools/tests/vm-check.sh" \
 		"$REPO/devtools/tests/vm-tests.sh"
 }
 
-# prebuild_cross: the debug kernels and perf of the cross levels of this
-# run, built in the background while the x86_64 guest runs, with
-# SCHED_IDLE: they
-# take only the CPU time that the guest leaves (a cold build of the two
-# is about 14 minutes of 2 cores, the guest about 12 minutes of less).
-# build/linux is as the x86_64 build left it (SFRAME_DIRTY=1: no second
-# tree.sh apply beside vm.sh's). The cross level waits for it (the job
-# holds a lock on build/test/prebuild.lock; a level runs in a subshell),
-# then builds as always: a failure here shows there.
-prebuild_cross() {
-	local a todo=()
+# The cross levels' kernels and perf (build_cross), and their guest roots
+# (make_roots), are made in the background while earlier levels run:
+# test.sh makes the roots after the trixie root, the vm level builds the
+# kernels and perf once its own kernel is built, with SCHED_IDLE, so that
+# they take only the CPU time the x86_64 guest leaves (a cold build of
+# the two is about 14 minutes of both cores). build/linux is as the
+# x86_64 build left it (SFRAME_DIRTY=1: no second tree.sh apply beside
+# vm.sh's). A cross level waits for both jobs (their locks in
+# build/test/; a level runs in a subshell), then makes its root and
+# builds as always: a failure in the background shows there.
+cross_archs() {
+	local a
 	for a in arm64 s390x; do
-		case " ${levels[*]} " in *" vm-$a "*) todo+=("$a") ;; esac
+		case " ${levels[*]} " in *" vm-$a "*) echo "$a" ;; esac
 	done
-	[ ${#todo[@]} -gt 0 ] || return 0
-	exec 9>"$logs/prebuild.lock"
+}
+make_roots() {
+	local a
+	for a in "$@"; do
+		"$REPO/devtools/root.sh" "$a" &
+	done
+	wait
+}
+build_cross() {
+	local a
+	for a in "$@"; do
+		SFRAME_ARCH=$a SFRAME_DIRTY=1 chrt --idle 0 \
+			"$REPO/devtools/kbuild.sh" debug || true
+		SFRAME_ARCH=$a SFRAME_DIRTY=1 chrt --idle 0 \
+			"$REPO/devtools/perf.sh" || true
+	done
+}
+
+# in_background NAME FUNC: FUNC with the cross architectures of this run
+# as its arguments, if there are any, in the background, its output in
+# build/test/NAME.log; it holds a lock on build/test/NAME.lock until it
+# ends
+in_background() {
+	local archs
+	archs=$(cross_archs)
+	[ -n "$archs" ] || return 0
+	exec 9>"$logs/$1.lock"
 	flock 9
-	(
-		for a in "${todo[@]}"; do
-			SFRAME_ARCH=$a SFRAME_DIRTY=1 chrt --idle 0 \
-				"$REPO/devtools/kbuild.sh" debug 9>&- || true
-			SFRAME_ARCH=$a SFRAME_DIRTY=1 chrt --idle 0 \
-				"$REPO/devtools/perf.sh" 9>&- || true
-		done
-	) >"$logs/prebuild.log" 2>&1 &
+	# shellcheck disable=SC2086 # the architectures, one word each
+	"$2" $archs >"$logs/$1.log" 2>&1 &
 	exec 9>&-
 }
 count_vm() { count_tap "$1"; }
-
-# prebuild_roots: the guest roots of the cross levels of this run, made in
-# the background (side by side: mostly downloads and dpkg under
-# qemu-user) while the levels before them run. The cross level waits for
-# them (build/test/roots.lock), then calls root.sh as always.
-prebuild_roots() {
-	local a todo=()
-	for a in arm64 s390x; do
-		case " ${levels[*]} " in *" vm-$a "*) todo+=("$a") ;; esac
-	done
-	[ ${#todo[@]} -gt 0 ] || return 0
-	exec 9>"$logs/roots.lock"
-	flock 9
-	(
-		for a in "${todo[@]}"; do
-			"$REPO/devtools/root.sh" "$a" 9>&- &
-		done
-		wait
-	) >"$logs/roots.log" 2>&1 &
-	exec 9>&-
-}
 
 # Like 'go test', a level that passed is not run again with the same
 # inputs (KEY): its saved result is printed, marked cached. SFRAME_RETEST=1
@@ -418,7 +417,7 @@ done
 case " ${levels[*]} " in
 *" harness "*|*" sframe-gen "*) "$REPO/devtools/root.sh" trixie || exit 1 ;;
 esac
-prebuild_roots
+in_background roots make_roots
 for l in "${levels[@]}"; do
 	run_level "$l" "level_$l"
 done
