@@ -97,7 +97,6 @@ failures() {
 	     /ERROR|error:/ { print }' "$1" | head -60
 }
 
-
 # --- machinery ---
 level_machinery() {
 	local rc=0
