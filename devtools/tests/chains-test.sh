@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Tests of the chain counters on made-up perf script output, none of
-# which needs a VM: devtools/chains-main.awk (samples that reach main)
-# and the pairing of devtools/tests/agree.sh (a DWARF sample and an
+# which needs a VM: devtools/chains-main.awk (samples that reach main),
+# devtools/tests/deep/chains.awk (the deep program's exact chains) and
+# the pairing of devtools/tests/agree.sh (a DWARF sample and an
 # SFrame sample per fault, some lost by the ring buffer). TAP output.
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -67,6 +68,49 @@ if ! agree "$(seq -s ' ' 1 2 30)" &&
 	tap OK "chains: agree.sh fails when over 5 % of the faults lost a sample (15 of 135)"
 else
 	tap FAIL "chains: agree.sh fails when over 5 % of the faults lost a sample: $(tail -n1 "$tmp/out")"
+fi
+
+# deep/chains.awk (fp-defer-guest.sh): samples of the deep program, in
+# order: one before the section's discovery (spin only), an exact one,
+# one with arm64 perf's duplicate caller, one in the program's start-up
+# code, one in libc, one in a context switch that stops at d8, one exact,
+# one that stops at d4.
+deep_frames() {
+	local f a=2304
+	for f in "$@"; do
+		printf '\t%x %s (/x/deep)\n' $a "$f"
+		a=$((a + 72))
+	done
+}
+deep_script() {
+	deep_frames spin; echo
+	deep_frames spin d8 d7 d6 d5 d4 d3 d2 d1 main
+	printf '\t3ff12345 __libc_start_call_main (/lib/libc.so.6)\n\n'
+	printf '\t8a0 spin (/x/deep)\n\t92f d8 (/x/deep)\n\t930 d8 (/x/deep)\n'
+	deep_frames d7 d6 d5 d4 d3 d2 d1 main; echo
+	deep_frames _start; echo
+	printf '\t3ff12345 memcpy (/lib/libc.so.6)\n\n'
+	printf '\t3ffe0199430 finish_task_switch.isra.0 ([kernel.kallsyms])\n'
+	printf '\t3ffe0731474 __schedule ([kernel.kallsyms])\n'
+	deep_frames spin d8; echo
+	deep_frames d2 d1 main; echo
+	deep_frames spin d8 d7 d6 d5 d4; echo
+}
+deep_chains() {
+	deep_script | awk -v prog="(/x/deep)" -v s390x="$1" \
+		-f "$src/devtools/tests/deep/chains.awk"
+}
+got=$(deep_chains 1)
+if [ "$got" = "3 6 2 1 1" ]; then
+	tap OK "chains: deep/chains.awk on s390x: 3 of 6 exact, 2 elsewhere, 1 before discovery, 1 in a context switch"
+else
+	tap FAIL "chains: deep/chains.awk on s390x: want '3 6 2 1 1', got '$got'"
+fi
+got=$(deep_chains "")
+if [ "$got" = "3 6 2 1 0" ]; then
+	tap OK "chains: deep/chains.awk elsewhere: a sample in a context switch is a miss"
+else
+	tap FAIL "chains: deep/chains.awk elsewhere: want '3 6 2 1 0', got '$got'"
 fi
 
 echo "1..$((n - 1))"
