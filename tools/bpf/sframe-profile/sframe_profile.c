@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sframe-profile: sample a command's user and kernel stacks with a BPF
- * program on cpu-clock, with the user stack taken in the event
+ * sframe-profile: sample user and kernel stacks with a BPF program on
+ * cpu-clock, system-wide, of processes, or of a command and what it
+ * forks, with the user stack taken in the event
  * (bpf_get_stack(BPF_F_USER_STACK)) or deferred to the return to user
  * space (bpf_unwind_user_deferred()), and print the samples in the shape
  * of `perf script -F ip,sym,dso`, or folded for flame graphs.
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -30,6 +32,8 @@
 #include "sframe_profile.h"
 #include "sframe_profile.skel.h"
 
+#define SP_VERSION	"1.1"
+
 /* The record of a deferred user stack (include/uapi/linux/bpf.h) */
 struct sp_record {
 	__u64	cookie;
@@ -41,27 +45,38 @@ struct sp_record {
 };
 
 static const char usage[] =
-"Usage: sframe-profile [--deferred|--in-event] [-F HZ] [--folded] -- CMD [ARGS...]\n"
+"Usage: sframe-profile [OPTIONS] [-a | -p PID[,PID...] | -- CMD [ARGS...]]\n"
 "\n"
-"Run CMD and sample it (all its threads, from its exec on) on cpu-clock\n"
-"at HZ samples per second (default 999) with a BPF program.  When CMD\n"
-"exits, print each sample as a block of lines, innermost frame first, a\n"
-"blank line between samples, as `perf script -F ip,sym,dso` does:\n"
+"Sample stacks on cpu-clock at HZ samples per second and CPU with a BPF\n"
+"program: every process (-a, the default without -p or CMD), the\n"
+"processes PID (all their threads), or CMD from its exec on; with -p and\n"
+"CMD, what those processes fork too.  Stop when CMD or every PID has\n"
+"exited, after -d SECONDS, or at SIGINT (Ctrl-C) or SIGTERM, and print\n"
+"each sample as a block of lines, innermost frame first, a blank line\n"
+"between samples, as `perf script -F ip,sym,dso` does:\n"
 "\n"
 "\t<hex ip> <symbol>+<hex offset> (<object path>)\n"
 "\n"
 "Kernel frames come first, as ([kernel.kallsyms]).\n"
 "\n"
-"  --deferred   the user stack is unwound when the task returns to user\n"
-"               space (bpf_unwind_user_deferred(), the default): SFrame\n"
-"               with page faults allowed, frame pointers elsewhere\n"
-"  --in-event   the user stack is unwound in the sample\n"
-"               (bpf_get_stack(BPF_F_USER_STACK)): SFrame where its pages\n"
-"               are resident, frame pointers elsewhere\n"
-"  -F HZ        samples per second and CPU\n"
-"  --folded     print folded stacks (comm;outermost;...;innermost COUNT)\n"
-"               for flame graphs instead of samples\n"
-"  -h, --help   this text\n"
+"  -a, --all-cpus    every process but sframe-profile itself\n"
+"  -p, --pid PIDS    the processes PIDS, comma-separated\n"
+"  -d SECONDS        stop after SECONDS (a command started goes on)\n"
+"  -F HZ             samples per second and CPU (default 999)\n"
+"  -U                user stacks only\n"
+"  -K                kernel stacks only\n"
+"  --deferred        the user stack is unwound when the task returns to\n"
+"                    user space (bpf_unwind_user_deferred(), the\n"
+"                    default): SFrame with page faults allowed, frame\n"
+"                    pointers elsewhere\n"
+"  --in-event        the user stack is unwound in the sample\n"
+"                    (bpf_get_stack(BPF_F_USER_STACK)): SFrame where its\n"
+"                    pages are resident, frame pointers elsewhere\n"
+"  -f, --folded      print folded stacks (comm;outermost;...;innermost\n"
+"                    COUNT) for flame graphs instead of samples\n"
+"  -o FILE           write the output to FILE\n"
+"  --version         print the version\n"
+"  -h, --help        this text\n"
 "\n"
 "Needs root (CAP_BPF and CAP_PERFMON), a kernel with BTF\n"
 "(CONFIG_DEBUG_INFO_BTF) and, for --deferred,\n"
@@ -79,31 +94,52 @@ static void die(const char *fmt, ...)
 	exit(1);
 }
 
+static void warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("sframe-profile: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
 /* ---- what the ring buffers deliver ---- */
 
 struct stack {
 	__u64 cookie;
 	__u32 nr;
+	int snap;		/* the reading of its process's mappings */
 	__u64 *ips;
 };
 
 static struct sp_sample *samples;
+static int *sample_snap;	/* the reading of its process's mappings */
 static size_t nsamples, samples_cap;
 static struct stack *stacks;
 static size_t nstacks, stacks_cap;
 static __u64 stacks_lost;
 
+static int proc_snap(pid_t pid, __u64 ip);
+
 static int on_sample(void *ctx, void *data, size_t size)
 {
+	struct sp_sample *s;
+
 	if (size < sizeof(struct sp_sample))
 		return 0;
 	if (nsamples == samples_cap) {
 		samples_cap = samples_cap ? 2 * samples_cap : 4096;
 		samples = realloc(samples, samples_cap * sizeof(*samples));
-		if (!samples)
+		sample_snap = realloc(sample_snap,
+				      samples_cap * sizeof(*sample_snap));
+		if (!samples || !sample_snap)
 			die("out of memory");
 	}
-	memcpy(&samples[nsamples++], data, sizeof(struct sp_sample));
+	s = memcpy(&samples[nsamples], data, sizeof(struct sp_sample));
+	sample_snap[nsamples++] = proc_snap(s->pid, s->unr >= 8 ?
+					    s->ustack[0] : 0);
 	return 0;
 }
 
@@ -128,6 +164,7 @@ static int on_stack(void *ctx, void *data, size_t size)
 	if (!s->ips)
 		die("out of memory");
 	memcpy(s->ips, r->ips, r->nr * 8);
+	s->snap = proc_snap(r->pid, r->nr ? r->ips[0] : 0);
 	return 0;
 }
 
@@ -145,64 +182,205 @@ static const struct stack *stack_of(__u64 cookie)
 	return bsearch(&key, stacks, nstacks, sizeof(*stacks), cmp_stack);
 }
 
-/* ---- the process's mappings, kept while it lives ---- */
+/* ---- the processes sampled, their mappings and symbols ---- */
 
-static char *maps;		/* the last /proc/PID/maps read */
-static size_t maps_len;
+/*
+ * What /proc/PID/maps said at one time: the text, its executable ranges,
+ * and the symbols built from it when the samples are printed.
+ */
+struct snap {
+	char *maps;
+	size_t len;
+	__u64 (*x)[2];		/* executable mappings: start, end */
+	size_t nx;
+	Dwfl *dwfl;
+};
 
-static void read_maps(pid_t pid)
+/*
+ * A process seen in the samples, and its mappings: read at its first
+ * sample, and again (at most every SP_MAPS_EVERY seconds) when a sample's
+ * PC is in none of them: after an exec, a dlopen() or an mmap() of code.
+ * Each sample keeps the reading that covered it, so that a process that
+ * has exited, or unloaded a library, is still symbolized.
+ */
+struct proc {
+	pid_t pid;
+	struct snap *snaps;
+	size_t nsnaps;
+	double read_at;
+};
+
+#define SP_MAPS_EVERY	0.01
+
+static struct proc *procs;
+static size_t nprocs, procs_cap;
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static char *read_maps(pid_t pid, size_t *len)
 {
 	char path[64], *buf = NULL;
-	size_t len = 0;
 	FILE *f, *out;
 	int c;
 
+	*len = 0;
 	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
 	f = fopen(path, "r");
 	if (!f)
-		return;
-	out = open_memstream(&buf, &len);
+		return NULL;
+	out = open_memstream(&buf, len);
 	if (!out) {
 		fclose(f);
-		return;
+		return NULL;
 	}
 	while ((c = getc(f)) != EOF)
 		putc(c, out);
 	fclose(f);
 	fclose(out);
-	if (len) {
-		free(maps);
-		maps = buf;
-		maps_len = len;
-	} else {
+	if (!*len) {
 		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* Read @p's mappings again; a new reading if they changed */
+static void proc_read(struct proc *p)
+{
+	struct snap *sn, *last = p->nsnaps ? &p->snaps[p->nsnaps - 1] : NULL;
+	size_t len, cap = 0;
+	char *maps, *line;
+
+	p->read_at = now();
+	maps = read_maps(p->pid, &len);
+	if (!maps)
+		return;
+	if (last && last->len == len && !memcmp(last->maps, maps, len)) {
+		free(maps);
+		return;
+	}
+	p->snaps = realloc(p->snaps, (p->nsnaps + 1) * sizeof(*p->snaps));
+	if (!p->snaps)
+		die("out of memory");
+	sn = &p->snaps[p->nsnaps++];
+	memset(sn, 0, sizeof(*sn));
+	sn->maps = maps;
+	sn->len = len;
+	for (line = maps; line && line < maps + len; ) {
+		unsigned long long lo, hi;
+		char perms[5];
+
+		if (sscanf(line, "%llx-%llx %4s", &lo, &hi, perms) == 3 &&
+		    perms[2] == 'x') {
+			if (sn->nx == cap) {
+				cap = cap ? 2 * cap : 32;
+				sn->x = realloc(sn->x, cap * sizeof(*sn->x));
+				if (!sn->x)
+					die("out of memory");
+			}
+			sn->x[sn->nx][0] = lo;
+			sn->x[sn->nx++][1] = hi;
+		}
+		line = memchr(line, '\n', maps + len - line);
+		if (line)
+			line++;
 	}
 }
 
-/* ---- symbols ---- */
+static bool snap_covers(const struct snap *sn, __u64 ip)
+{
+	size_t i;
 
-static struct Dwfl *dwfl;
+	for (i = 0; i < sn->nx; i++)
+		if (ip >= sn->x[i][0] && ip < sn->x[i][1])
+			return true;
+	return false;
+}
+
+static int cmp_proc(const void *a, const void *b)
+{
+	const struct proc *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* The process @pid, added (its mappings read) at its first sample */
+static struct proc *proc_of(pid_t pid)
+{
+	struct proc key = { .pid = pid }, *p;
+	size_t i;
+
+	p = bsearch(&key, procs, nprocs, sizeof(*procs), cmp_proc);
+	if (p)
+		return p;
+	if (nprocs == procs_cap) {
+		procs_cap = procs_cap ? 2 * procs_cap : 64;
+		procs = realloc(procs, procs_cap * sizeof(*procs));
+		if (!procs)
+			die("out of memory");
+	}
+	for (i = nprocs; i > 0 && procs[i - 1].pid > pid; i--)
+		procs[i] = procs[i - 1];
+	p = &procs[i];
+	nprocs++;
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	proc_read(p);
+	return p;
+}
+
+/*
+ * The reading of @pid's mappings for a sample at user PC @ip (0: none):
+ * the last one, read again first if it does not cover @ip.  -1 if there
+ * is none.
+ */
+static int proc_snap(pid_t pid, __u64 ip)
+{
+	struct proc *p = proc_of(pid);
+
+	if (ip && (!p->nsnaps || !snap_covers(&p->snaps[p->nsnaps - 1], ip)) &&
+	    now() - p->read_at >= SP_MAPS_EVERY)
+		proc_read(p);
+	return (int)p->nsnaps - 1;
+}
 
 static const Dwfl_Callbacks dwfl_callbacks = {
 	.find_elf = dwfl_linux_proc_find_elf,
 	.find_debuginfo = dwfl_standard_find_debuginfo,
 };
 
-static void dwfl_setup(pid_t pid)
+/* The symbols of reading @snap of process @pid, built at the first use */
+static Dwfl *proc_dwfl(pid_t pid, int snap)
 {
+	struct proc *p = proc_of(pid);
+	struct snap *sn;
 	FILE *f;
 
-	dwfl = dwfl_begin(&dwfl_callbacks);
-	if (!dwfl || !maps)
-		return;
-	f = fmemopen(maps, maps_len, "r");
+	if (snap < 0 || (size_t)snap >= p->nsnaps)
+		return NULL;
+	sn = &p->snaps[snap];
+	if (sn->dwfl)
+		return sn->dwfl;
+	sn->dwfl = dwfl_begin(&dwfl_callbacks);
+	if (!sn->dwfl)
+		return NULL;
+	f = fmemopen(sn->maps, sn->len, "r");
 	if (!f)
-		return;
-	dwfl_report_begin(dwfl);
-	dwfl_linux_proc_maps_report(dwfl, f);
-	dwfl_report_end(dwfl, NULL, NULL);
+		return sn->dwfl;
+	dwfl_report_begin(sn->dwfl);
+	dwfl_linux_proc_maps_report(sn->dwfl, f);
+	dwfl_report_end(sn->dwfl, NULL, NULL);
 	fclose(f);
+	return sn->dwfl;
 }
+
+/* ---- symbols ---- */
 
 struct ksym {
 	__u64 addr;
@@ -263,7 +441,8 @@ static const char *ksym(__u64 ip, __u64 *off)
 	return ksyms[lo - 1].name;
 }
 
-static const char *usym(__u64 ip, __u64 *off, const char **object)
+static const char *usym(Dwfl *dwfl, __u64 ip, __u64 *off,
+			const char **object)
 {
 	Dwfl_Module *m = dwfl ? dwfl_addrmodule(dwfl, ip) : NULL;
 	GElf_Off offset = 0;
@@ -283,8 +462,8 @@ static const char *usym(__u64 ip, __u64 *off, const char **object)
 
 /* ---- output ---- */
 
-static void print_sample(const struct sp_sample *s, const __u64 *uips,
-			 int unr)
+static void print_sample(Dwfl *dwfl, const struct sp_sample *s,
+			 const __u64 *uips, int unr)
 {
 	const char *name, *object;
 	__u64 off = 0;
@@ -297,7 +476,7 @@ static void print_sample(const struct sp_sample *s, const __u64 *uips,
 		       name ? name : "[unknown]", (unsigned long long)off);
 	}
 	for (i = 0; i < unr; i++) {
-		name = usym(uips[i], &off, &object);
+		name = usym(dwfl, uips[i], &off, &object);
 		if (name)
 			printf("\t%16llx %s+0x%llx (%s)\n",
 			       (unsigned long long)uips[i], name,
@@ -317,7 +496,7 @@ struct folded {
 static struct folded *folds;
 static size_t nfolds, folds_cap;
 
-static void fold_sample(const char *comm, const struct sp_sample *s,
+static void fold_sample(Dwfl *dwfl, const struct sp_sample *s,
 			const __u64 *uips, int unr)
 {
 	const char *name, *object;
@@ -329,9 +508,9 @@ static void fold_sample(const char *comm, const struct sp_sample *s,
 
 	if (!f)
 		die("out of memory");
-	fputs(comm, f);
+	fprintf(f, "%.*s", (int)sizeof(s->comm), s->comm);
 	for (j = unr - 1; j >= 0; j--) {
-		name = usym(uips[j], &off, &object);
+		name = usym(dwfl, uips[j], &off, &object);
 		fprintf(f, ";%s", name ? name : "[unknown]");
 	}
 	for (j = s->knr / 8 - 1; j >= 0; j--) {
@@ -392,45 +571,146 @@ static int open_sampler(struct sframe_profile *skel, int hz,
 	return n;
 }
 
-static void check_kernel(bool deferred)
+/* A sysctl's value, or -1 if it cannot be read */
+static long read_sysctl(const char *path)
 {
+	FILE *f = fopen(path, "r");
+	long v = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+static void check_kernel(bool deferred, bool user, int hz)
+{
+	static const char fp_only[] =
+		"user stacks are unwound with frame pointers only";
 	struct btf *btf;
+	long v;
 
 	if (geteuid() != 0)
 		die("must run as root (needs CAP_BPF and CAP_PERFMON)");
 	btf = btf__load_vmlinux_btf();
 	if (!btf)
 		die("the kernel has no BTF (/sys/kernel/btf/vmlinux; CONFIG_DEBUG_INFO_BTF)");
-	if (deferred && btf__find_by_name_kind(btf, "bpf_unwind_user_deferred",
-					       BTF_KIND_FUNC) < 0)
+	if (user && deferred &&
+	    btf__find_by_name_kind(btf, "bpf_unwind_user_deferred",
+				   BTF_KIND_FUNC) < 0)
 		die("the kernel has no bpf_unwind_user_deferred() %s",
 		    "(CONFIG_BPF_UNWIND_USER_DEFERRED); try --in-event");
 	btf__free(btf);
+	v = read_sysctl("/proc/sys/kernel/perf_event_max_sample_rate");
+	if (v >= 0 && hz > v)
+		die("-F %d is above kernel.perf_event_max_sample_rate (%ld): %s",
+		    hz, v, "lower -F, or raise it with sysctl");
+	if (!user)
+		return;
+	v = read_sysctl("/proc/sys/kernel/sframe_unwind");
+	if (v < 0)
+		warn("the kernel has no SFrame user unwinding (no kernel.sframe_unwind): %s",
+		     fp_only);
+	else if (!v)
+		warn("kernel.sframe_unwind is 0: %s (sysctl kernel.sframe_unwind=1)",
+		     fp_only);
+}
+
+/* Set by SIGINT or SIGTERM, read by the main loop */
+static sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
+}
+
+/* The processes of @list ("PID[,PID...]"), which must exist */
+static size_t parse_pids(const char *list, pid_t **pids)
+{
+	const char *p = list;
+	size_t n = 0;
+	char *end;
+
+	for (;;) {
+		long pid;
+
+		errno = 0;
+		pid = strtol(p, &end, 10);
+		if (errno || end == p || pid <= 0 || pid > 0x3fffffff ||
+		    (*end && *end != ','))
+			die("-p needs process IDs, comma-separated: '%s'", list);
+		if (kill(pid, 0) && errno == ESRCH)
+			die("-p %ld: no such process", pid);
+		if (n == SP_MAX_TARGETS)
+			die("-p: more than %d processes", SP_MAX_TARGETS);
+		*pids = realloc(*pids, (n + 1) * sizeof(**pids));
+		if (!*pids)
+			die("out of memory");
+		(*pids)[n++] = pid;
+		if (!*end)
+			return n;
+		p = end + 1;
+	}
+}
+
+/* Whether one of the @n processes @pids lives */
+static bool any_alive(const pid_t *pids, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!kill(pids[i], 0) || errno != ESRCH)
+			return true;
+	return false;
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "deferred", no_argument, NULL, 'd' },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "deferred", no_argument, NULL, 'D' },
 		{ "in-event", no_argument, NULL, 'e' },
 		{ "folded", no_argument, NULL, 'f' },
+		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool deferred = true, folded = false;
+	bool deferred = true, folded = false, all = false;
+	bool user = true, kernel = true;
+	const char *pid_list = NULL, *output = NULL;
 	struct sframe_profile *skel;
 	struct ring_buffer *rb;
 	struct bpf_link **links;
 	size_t i, complete = 0, missing = 0, failed = 0, unmatched = 0;
-	int first_err = 0;
-	int hz = 999, c, go[2], status;
-	const char *comm;
+	size_t npids = 0;
+	pid_t *pids = NULL, pid = 0;
+	double duration = 0, end = 0;
+	int first_err = 0, status = 0, rc = 0;
+	int hz = 999, c, go[2];
+	struct sigaction sa = { .sa_handler = on_signal };
+	const char *why = "";
 	char ch = 0;
-	pid_t pid;
 
-	while ((c = getopt_long(argc, argv, "+F:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+ap:d:F:fo:UKh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'd':
+		case 'a':
+			all = true;
+			break;
+		case 'p':
+			pid_list = optarg;
+			break;
+		case 'd': {
+			char *e;
+
+			duration = strtod(optarg, &e);
+			if (*e || !(duration > 0) || duration > 1e7)
+				die("-d needs a positive number of seconds");
+			break;
+		}
+		case 'D':
 			deferred = true;
 			break;
 		case 'e':
@@ -444,6 +724,20 @@ int main(int argc, char **argv)
 			if (hz <= 0)
 				die("-F needs a positive rate");
 			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'U':
+			user = true;
+			kernel = false;
+			break;
+		case 'K':
+			kernel = true;
+			user = false;
+			break;
+		case 'V':
+			printf("sframe-profile %s\n", SP_VERSION);
+			return 0;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
@@ -452,76 +746,119 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind >= argc) {
+	if ((all && pid_list) || ((all || pid_list) && optind < argc)) {
 		fputs(usage, stderr);
 		return 2;
 	}
-	check_kernel(deferred);
-	comm = strrchr(argv[optind], '/');
-	comm = comm ? comm + 1 : argv[optind];
+	if (!pid_list && optind >= argc)
+		all = true;
+	check_kernel(deferred, user, hz);
+	if (pid_list)
+		npids = parse_pids(pid_list, &pids);
+	if (output && !freopen(output, "w", stdout))
+		die("%s: %s", output, strerror(errno));
 
-	if (pipe(go))
-		die("pipe: %s", strerror(errno));
-	pid = fork();
-	if (pid < 0)
-		die("fork: %s", strerror(errno));
-	if (pid == 0) {
-		close(go[1]);
-		if (read(go[0], &ch, 1) != 1)
-			_exit(127);
-		execvp(argv[optind], argv + optind);
-		fprintf(stderr, "sframe-profile: %s: %s\n", argv[optind],
-			strerror(errno));
-		_exit(127);
-	}
-	close(go[0]);
-
-	skel = sframe_profile__open_and_load();
+	skel = sframe_profile__open();
 	if (!skel)
-		die("loading the BPF program: %s", strerror(errno));
-	skel->bss->target_tgid = pid;
+		die("opening the BPF program: %s", strerror(errno));
+	skel->bss->all = all;
+	skel->bss->self_tgid = getpid();
 	skel->bss->deferred = deferred;
+	skel->bss->no_user_stack = !user;
+	skel->bss->no_kernel_stack = !kernel;
+	if (sframe_profile__load(skel))
+		die("loading the BPF program: %s", strerror(errno));
+	for (i = 0; i < npids; i++) {
+		__u8 on = SP_TARGET_ON;
+
+		if (bpf_map__update_elem(skel->maps.targets, &pids[i],
+					 sizeof(pid_t), &on, sizeof(on),
+					 BPF_ANY))
+			die("the targets map: %s", strerror(errno));
+	}
+
+	if (optind < argc) {
+		__u8 wait = SP_TARGET_WAIT;
+
+		if (pipe(go))
+			die("pipe: %s", strerror(errno));
+		pid = fork();
+		if (pid < 0)
+			die("fork: %s", strerror(errno));
+		if (pid == 0) {
+			close(go[1]);
+			if (read(go[0], &ch, 1) != 1)
+				_exit(127);
+			execvp(argv[optind], argv + optind);
+			fprintf(stderr, "sframe-profile: %s: %s\n",
+				argv[optind], strerror(errno));
+			_exit(127);
+		}
+		close(go[0]);
+		/* Samples count from the exec on */
+		if (bpf_map__update_elem(skel->maps.targets, &pid, sizeof(pid),
+					 &wait, sizeof(wait), BPF_ANY))
+			die("the targets map: %s", strerror(errno));
+	}
+
 	rb = ring_buffer__new(bpf_map__fd(skel->maps.samples), on_sample,
 			      NULL, NULL);
 	if (!rb || ring_buffer__add(rb, bpf_map__fd(skel->maps.stacks),
 				    on_stack, NULL))
 		die("ring buffers: %s", strerror(errno));
+	if (sframe_profile__attach(skel))
+		die("attaching to the sched tracepoints: %s", strerror(errno));
 	if (!open_sampler(skel, hz, &links))
 		die("no CPU to sample on");
-	/* Samples count from the exec on */
-	skel->links.on_exec = bpf_program__attach(skel->progs.on_exec);
-	if (!skel->links.on_exec)
-		die("attaching to sched_process_exec: %s", strerror(errno));
 	ksyms_load();
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 
-	if (write(go[1], &ch, 1) != 1)
-		die("starting %s: %s", argv[optind], strerror(errno));
-	close(go[1]);
+	if (pid) {
+		if (write(go[1], &ch, 1) != 1)
+			die("starting %s: %s", argv[optind], strerror(errno));
+		close(go[1]);
+	}
+	if (duration)
+		end = now() + duration;
 	for (;;) {
-		pid_t w = waitpid(pid, &status, WNOHANG);
-
-		if (w == pid)
+		if (pid && waitpid(pid, &status, WNOHANG) == pid) {
+			why = "the command exited";
+			pid = 0;
 			break;
-		read_maps(pid);
-		ring_buffer__poll(rb, 50);
+		}
+		if (npids && !any_alive(pids, npids)) {
+			why = "the processes exited";
+			break;
+		}
+		if (__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
+			why = "stopped by a signal";
+			break;
+		}
+		if (end && now() >= end) {
+			why = "the duration is over";
+			break;
+		}
+		ring_buffer__poll(rb, 100);
 	}
 	for (c = 0; c < libbpf_num_possible_cpus(); c++)
 		bpf_link__destroy(links[c]);
 	ring_buffer__consume(rb);
 
 	qsort(stacks, nstacks, sizeof(*stacks), cmp_stack);
-	dwfl_setup(pid);
 	for (i = 0; i < nsamples; i++) {
 		const struct sp_sample *s = &samples[i];
 		const __u64 *uips = s->ustack;
 		int unr = s->unr > 0 ? s->unr / 8 : 0;
+		int snap = sample_snap[i];
 
-		if (deferred) {
+		if (deferred && user) {
 			const struct stack *st = s->defer_ret ? NULL :
 						 stack_of(s->cookie);
 
 			uips = st ? st->ips : NULL;
 			unr = st ? st->nr : 0;
+			snap = st ? st->snap : snap;
 			if (s->defer_ret) {
 				failed++;
 				first_err = first_err ?: s->defer_ret;
@@ -534,23 +871,35 @@ int main(int argc, char **argv)
 		else
 			missing++;
 		if (folded)
-			fold_sample(comm, s, uips, unr);
+			fold_sample(proc_dwfl(s->pid, snap), s, uips, unr);
 		else
-			print_sample(s, uips, unr);
+			print_sample(proc_dwfl(s->pid, snap), s, uips, unr);
 	}
 	for (i = 0; i < nfolds; i++)
 		printf("%s %lu\n", folds[i].stack, folds[i].count);
+	fflush(stdout);
 	fprintf(stderr,
-		"sframe-profile: %zu samples (%s), %zu with a user stack, %zu without; %llu samples and %llu stacks lost (ring buffer full); %s exited %d\n",
-		nsamples, deferred ? "deferred" : "in the event", complete,
-		missing, (unsigned long long)skel->bss->lost,
-		(unsigned long long)stacks_lost, comm,
-		WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
-	if (deferred)
+		"sframe-profile: %zu samples (%s) of %zu processes, %zu with a user stack, %zu without; %llu samples and %llu stacks lost (ring buffer full); %s",
+		nsamples, deferred ? "deferred" : "in the event", nprocs,
+		complete, missing, (unsigned long long)skel->bss->lost,
+		(unsigned long long)stacks_lost, why);
+	if (!pid && optind < argc) {
+		rc = WIFEXITED(status) ? WEXITSTATUS(status) :
+					 128 + WTERMSIG(status);
+		fprintf(stderr, ", %s %d", WIFEXITED(status) ? "status" :
+			"signal", WIFEXITED(status) ? rc : rc - 128);
+	}
+	fputc('\n', stderr);
+	if (skel->bss->targets_full)
+		fprintf(stderr,
+			"sframe-profile: %llu forked processes not sampled: more than %d processes\n",
+			(unsigned long long)skel->bss->targets_full,
+			SP_MAX_TARGETS);
+	if (deferred && user)
 		fprintf(stderr,
 			"sframe-profile: %zu requests failed (first: %s), %zu stacks not delivered (task exited or exec'd)\n",
 			failed, first_err ? strerror(-first_err) : "none", unmatched);
 	ring_buffer__free(rb);
 	sframe_profile__destroy(skel);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return rc;
 }

@@ -5,8 +5,13 @@
 
 #define SP_KSTACK	64	/* kernel frames kept per sample */
 #define SP_USTACK	127	/* user frames in the event */
+#define SP_MAX_TARGETS	4096	/* processes sampled without -a */
 
-/* One cpu-clock sample of the profiled process */
+/* The value of a process in the targets map */
+#define SP_TARGET_WAIT	1	/* the command, before its exec */
+#define SP_TARGET_ON	2	/* sampled */
+
+/* One cpu-clock sample of a profiled process */
 struct sp_sample {
 	__u64	cookie;		/* deferred: the user stack's record */
 	__u32	pid;
@@ -14,6 +19,7 @@ struct sp_sample {
 	__s32	knr;		/* kernel stack: bytes, or -errno */
 	__s32	unr;		/* user stack in the event: bytes, or -errno */
 	__s32	defer_ret;	/* bpf_unwind_user_deferred() */
+	char	comm[16];	/* the thread's name */
 	__u32	pad;
 	__u64	kstack[SP_KSTACK];
 	__u64	ustack[SP_USTACK];
