@@ -3,7 +3,8 @@
 #
 # errors.sh: sframe-profile's errors, checked on the host, whose kernel
 # has BTF but not bpf_unwind_user_deferred(): not root, no BTF (a mount
-# namespace hides /sys/kernel/btf), no kfunc, a bad option. One line per
+# namespace hides /sys/kernel/btf), no kfunc, bad options, a rate above
+# the kernel's maximum, a bad or unknown PID. One line per
 # case, "ok CASE: ..." or "FAIL CASE: ...", each with the exit status and
 # the message, which must be exact.
 set -uo pipefail
@@ -36,8 +37,22 @@ if [ -e /sys/kernel/btf/vmlinux ]; then
 else
 	echo "ok no kfunc # SKIP the host kernel has no BTF"
 fi
-check "bad option" 2 "Usage: sframe-profile [--deferred|--in-event] [-F HZ] [--folded] -- CMD [ARGS...]" \
-	"$prof" --bogus
-check "no command" 2 "Usage: sframe-profile [--deferred|--in-event] [-F HZ] [--folded] -- CMD [ARGS...]" \
-	"$prof" --deferred
+usage="Usage: sframe-profile [OPTIONS] [-a | -p PID[,PID...] | -- CMD [ARGS...]]"
+check "bad option" 2 "$usage" "$prof" --bogus
+check "-a and a command" 2 "$usage" "$prof" -a -- true
+check "-p and a command" 2 "$usage" "$prof" -p 1 -- true
 check "bad rate" 1 "sframe-profile: -F needs a positive rate" "$prof" -F 0 -- true
+check "bad duration" 1 "sframe-profile: -d needs a positive number of seconds" "$prof" -d 0
+if [ -e /sys/kernel/btf/vmlinux ]; then
+	max=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
+	check "rate above the maximum" 1 "sframe-profile: -F $((max + 1)) is above kernel.perf_event_max_sample_rate ($max): lower -F, or raise it with sysctl" \
+		"$prof" --in-event -F $((max + 1)) -a
+	check "bad PID list" 1 "sframe-profile: -p needs process IDs, comma-separated: '1,x'" \
+		"$prof" --in-event -p 1,x
+	check "no such process" 1 "sframe-profile: -p 1073741823: no such process" \
+		"$prof" --in-event -p 1,1073741823
+else
+	echo "ok rate above the maximum # SKIP the host kernel has no BTF"
+	echo "ok bad PID list # SKIP the host kernel has no BTF"
+	echo "ok no such process # SKIP the host kernel has no BTF"
+fi

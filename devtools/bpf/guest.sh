@@ -3,7 +3,9 @@
 #
 # guest.sh OUT [PART]: in the debug VM, profile sframe_bpf_deep (the deep
 # no-frame-pointer chain of the sframe_bpf kselftests) with BPF clients:
-# sframe-profile deferred, in the event and folded; Debian's bpftrace
+# sframe-profile deferred, in the event and folded, of a command it
+# starts or its shell forks, system-wide (-a) and by PID (-p), stopped
+# by SIGINT; Debian's bpftrace
 # (ustack in a map); the libbpf tools' profile (bpf_get_stackid() with a
 # stack map).  Output in OUT/bpf-*.txt, checked on the host by
 # devtools/bpf/deep-check.sh (devtools/tests/vm-check.sh). PART is
@@ -22,6 +24,28 @@ if [ "$part" != others ] && [ -x "$prof" ]; then
 	"$prof" --in-event -F 1000 -- "$deep" $secs >"$out/bpf-in-event.txt" 2>"$out/bpf-in-event.err"
 	"$prof" --deferred --folded -F 1000 -- "$deep" $secs >"$out/bpf-folded.txt" 2>"$out/bpf-folded.err"
 	"$prof" --help >"$out/bpf-help.txt" 2>&1
+	# A process that sframe-profile did not start: system-wide (-a) for
+	# -d seconds, folded; by PID (-p) in the event, until SIGINT, when it
+	# prints what it has. The program lingers, so that both symbolize
+	# from the live process.
+	"$deep" $((secs + 1)) 60 >/dev/null &
+	pid=$!
+	"$prof" --deferred -a -d $secs --folded >"$out/bpf-all.all" 2>"$out/bpf-all.err"
+	grep '^sframe_bpf_deep;' "$out/bpf-all.all" >"$out/bpf-all.txt"
+	kill $pid
+	wait $pid
+	"$deep" $((secs + 3)) 60 >/dev/null &
+	pid=$!
+	"$prof" --in-event -p $pid >"$out/bpf-pid.txt" 2>"$out/bpf-pid.err" &
+	prof_pid=$!
+	sleep $((secs + 2))
+	kill -INT $prof_pid
+	wait $prof_pid
+	echo "exit status $?" >>"$out/bpf-pid.err"
+	kill $pid
+	wait $pid
+	# The command's children: the shell forks the program
+	"$prof" --in-event -F 1000 -- sh -c "\"$deep\" $secs; true" >"$out/bpf-fork.txt" 2>"$out/bpf-fork.err"
 fi
 # Both symbolize when they print, from the live process: the program
 # lingers (sleeps) after it spins until they have printed.  They start

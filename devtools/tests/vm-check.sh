@@ -14,7 +14,9 @@
 #     chain with sframe-run (Debian's perf, fp,defer), libc registered
 #     through prctl() (/proc/self/sframe);
 #   - BPF clients on a deep no-frame-pointer program (sframe-profile
-#     deferred and in the event, bpftrace, profile-libbpf): exact chains;
+#     deferred and in the event, of a command, its child, -a and -p;
+#     bpftrace, profile-libbpf): exact chains; SIGINT stops
+#     sframe-profile, which prints its samples;
 #     sframe-profile's errors, here on the host (devtools/bpf/errors.sh);
 #   - the kselftests' own TAP;
 #   - the 60-second soak (devtools/stress.sh check: its summary as
@@ -97,6 +99,9 @@ echo "# the chains and BPF tracks side by side: $(cat "$out/tracks.time" 2>/dev/
 for c in "deferred script sframe-profile --deferred" \
 	 "in-event script sframe-profile --in-event" \
 	 "folded folded sframe-profile --deferred --folded" \
+	 "all folded sframe-profile --deferred -a -d 3 --folded, a process it did not start" \
+	 "pid script sframe-profile --in-event -p PID, stopped by SIGINT" \
+	 "fork script sframe-profile --in-event -- sh -c 'PROG; true', a child of the command" \
 	 "bpftrace bpftrace bpftrace ustack" \
 	 "profile-libbpf folded profile-libbpf (stack map)"; do
 	set -- $c
@@ -112,9 +117,15 @@ for c in "deferred script sframe-profile --deferred" \
 		head -n-1 <<<"$r"
 	fi
 done
-for f in deferred in-event; do
-	[ -s "$out/bpf-$f.err" ] && echo "# $(cat "$out/bpf-$f.err")"
+for f in deferred in-event all pid fork; do
+	[ -s "$out/bpf-$f.err" ] && sed 's/^/# /' "$out/bpf-$f.err"
 done
+if grep -qx "exit status 0" "$out/bpf-pid.err" 2>/dev/null &&
+	grep -q "stopped by a signal" "$out/bpf-pid.err"; then
+	tap OK "bpf: sframe-profile stopped by SIGINT prints its samples and exits 0"
+else
+	tap FAIL "bpf: sframe-profile stopped by SIGINT: $(tail -n2 "$out/bpf-pid.err" 2>/dev/null | tr '\n' ' ') (build/vm/bpf-pid.err)"
+fi
 # sframe-profile's clear errors, on the host (no root, no BTF, no kfunc)
 while IFS= read -r l; do
 	case $l in
