@@ -51,6 +51,13 @@ struct {
 	__uint(max_entries, 8 << 20);
 } stacks SEC(".maps");
 
+/* The fields of the kernel's task_struct read here, placed by CO-RE */
+struct task_struct {
+	int pid;
+	int tgid;
+	void *mm;
+} __attribute__((preserve_access_index));
+
 /* Samples that found the samples ring buffer full */
 __u64 lost;
 /* Forked processes that found the targets map full */
@@ -88,7 +95,8 @@ int on_sample(struct bpf_perf_event_data *ctx)
 	bpf_get_current_comm(s->comm, sizeof(s->comm));
 	if (!no_kernel_stack)
 		s->knr = bpf_get_stack(ctx, s->kstack, sizeof(s->kstack), 0);
-	if (!no_user_stack && deferred) {
+	/* A kernel thread has no user stack to ask for */
+	if (!no_user_stack && deferred && bpf_get_current_task_btf()->mm) {
 		if (bpf_ksym_exists(bpf_unwind_user_deferred))
 			s->defer_ret = bpf_unwind_user_deferred(&stacks, 0,
 								&s->cookie);
@@ -113,12 +121,6 @@ int on_exec(void *ctx)
 	return 0;
 }
 
-/* The fields of the kernel's task_struct read here, placed by CO-RE */
-struct task_struct {
-	int pid;
-	int tgid;
-} __attribute__((preserve_access_index));
-
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 {
@@ -133,5 +135,16 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 		return 0;
 	if (bpf_map_update_elem(&targets, &pid, &val, BPF_NOEXIST) == -7)
 		__sync_fetch_and_add(&targets_full, 1);	/* E2BIG */
+	return 0;
+}
+
+/* A process that exits leaves the map: its ID may be reused */
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(on_exit, struct task_struct *p, bool group_dead)
+{
+	__u32 tgid = p->tgid;
+
+	if (group_dead && !all)
+		bpf_map_delete_elem(&targets, &tgid);
 	return 0;
 }

@@ -10,7 +10,9 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -49,9 +51,10 @@ static const char usage[] =
 "\n"
 "Sample stacks on cpu-clock at HZ samples per second and CPU with a BPF\n"
 "program: every process (-a, the default without -p or CMD), the\n"
-"processes PID (all their threads), or CMD from its exec on; with -p and\n"
-"CMD, what those processes fork too.  Stop when CMD or every PID has\n"
-"exited, after -d SECONDS, or at SIGINT (Ctrl-C) or SIGTERM, and print\n"
+"processes PID (all their threads), or CMD from its exec on; with -p or\n"
+"CMD, what those processes fork from then on too.  Stop when CMD or\n"
+"every PID has exited, after -d SECONDS (CMD goes on), or at SIGINT\n"
+"(Ctrl-C) or SIGTERM (CMD gets SIGTERM), and print\n"
 "each sample as a block of lines, innermost frame first, a blank line\n"
 "between samples, as `perf script -F ip,sym,dso` does:\n"
 "\n"
@@ -60,11 +63,11 @@ static const char usage[] =
 "Kernel frames come first, as ([kernel.kallsyms]).\n"
 "\n"
 "  -a, --all-cpus    every process but sframe-profile itself\n"
-"  -p, --pid PIDS    the processes PIDS, comma-separated\n"
-"  -d SECONDS        stop after SECONDS (a command started goes on)\n"
+"  -p, --pid PIDS    the processes PIDS, comma-separated (repeatable)\n"
+"  -d SECONDS        stop after SECONDS\n"
 "  -F HZ             samples per second and CPU (default 999)\n"
-"  -U                user stacks only\n"
-"  -K                kernel stacks only\n"
+"  -U                user stacks only (not with -K)\n"
+"  -K                kernel stacks only (not with -U)\n"
 "  --deferred        the user stack is unwound when the task returns to\n"
 "                    user space (bpf_unwind_user_deferred(), the\n"
 "                    default): SFrame with page faults allowed, frame\n"
@@ -82,15 +85,21 @@ static const char usage[] =
 "(CONFIG_DEBUG_INFO_BTF) and, for --deferred,\n"
 "CONFIG_BPF_UNWIND_USER_DEFERRED.  A summary goes to stderr.\n";
 
+/* A message on stderr: "sframe-profile: ", @what, then @fmt's text */
+static void report(const char *what, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "sframe-profile: %s", what);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 static void die(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("sframe-profile: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	report("", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(1);
 }
 
@@ -98,11 +107,9 @@ static void warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("sframe-profile: warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	report("warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 /* ---- what the ring buffers deliver ---- */
@@ -121,7 +128,8 @@ static struct stack *stacks;
 static size_t nstacks, stacks_cap;
 static __u64 stacks_lost;
 
-static int proc_snap(pid_t pid, __u64 ip);
+static int proc_snap(pid_t pid, const __u64 *ips, unsigned int n);
+static bool user_stacks = true;
 
 static int on_sample(void *ctx, void *data, size_t size)
 {
@@ -138,8 +146,9 @@ static int on_sample(void *ctx, void *data, size_t size)
 			die("out of memory");
 	}
 	s = memcpy(&samples[nsamples], data, sizeof(struct sp_sample));
-	sample_snap[nsamples++] = proc_snap(s->pid, s->unr >= 8 ?
-					    s->ustack[0] : 0);
+	sample_snap[nsamples++] = s->unr > 0 ?
+				  proc_snap(s->pid, s->ustack, s->unr / 8) :
+				  proc_snap(s->pid, NULL, 0);
 	return 0;
 }
 
@@ -164,7 +173,7 @@ static int on_stack(void *ctx, void *data, size_t size)
 	if (!s->ips)
 		die("out of memory");
 	memcpy(s->ips, r->ips, r->nr * 8);
-	s->snap = proc_snap(r->pid, r->nr ? r->ips[0] : 0);
+	s->snap = proc_snap(r->pid, r->ips, r->nr);
 	return 0;
 }
 
@@ -331,20 +340,39 @@ static struct proc *proc_of(pid_t pid)
 	nprocs++;
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
-	proc_read(p);
+	if (user_stacks)
+		proc_read(p);
 	return p;
 }
 
-/*
- * The reading of @pid's mappings for a sample at user PC @ip (0: none):
- * the last one, read again first if it does not cover @ip.  -1 if there
- * is none.
- */
-static int proc_snap(pid_t pid, __u64 ip)
+/* Whether @sn covers all @n user addresses @ips */
+static bool snap_covers_all(const struct snap *sn, const __u64 *ips,
+			    unsigned int n)
 {
-	struct proc *p = proc_of(pid);
+	unsigned int i;
 
-	if (ip && (!p->nsnaps || !snap_covers(&p->snaps[p->nsnaps - 1], ip)) &&
+	for (i = 0; i < n; i++)
+		if (!snap_covers(sn, ips[i]))
+			return false;
+	return true;
+}
+
+/*
+ * The reading of @pid's mappings for a sample whose user stack is the @n
+ * addresses @ips: the last one, read again first if it does not cover
+ * them all (a frame-pointer walk through code without them may give a
+ * bogus last address: the rate limit bounds what that costs).  -1 if
+ * there is none, or without user stacks (-K).
+ */
+static int proc_snap(pid_t pid, const __u64 *ips, unsigned int n)
+{
+	struct proc *p;
+
+	p = proc_of(pid);
+	if (!user_stacks)
+		return -1;
+	if (n && (!p->nsnaps ||
+		  !snap_covers_all(&p->snaps[p->nsnaps - 1], ips, n)) &&
 	    now() - p->read_at >= SP_MAPS_EVERY)
 		proc_read(p);
 	return (int)p->nsnaps - 1;
@@ -462,6 +490,9 @@ static const char *usym(Dwfl *dwfl, __u64 ip, __u64 *off,
 
 /* ---- output ---- */
 
+/* Where the samples or folded stacks go: standard output, or -o FILE */
+static FILE *out;
+
 static void print_sample(Dwfl *dwfl, const struct sp_sample *s,
 			 const __u64 *uips, int unr)
 {
@@ -471,21 +502,21 @@ static void print_sample(Dwfl *dwfl, const struct sp_sample *s,
 
 	for (i = 0; i < s->knr / 8; i++) {
 		name = ksym(s->kstack[i], &off);
-		printf("\t%16llx %s+0x%llx ([kernel.kallsyms])\n",
-		       (unsigned long long)s->kstack[i],
-		       name ? name : "[unknown]", (unsigned long long)off);
+		fprintf(out, "\t%16llx %s+0x%llx ([kernel.kallsyms])\n",
+			(unsigned long long)s->kstack[i],
+			name ? name : "[unknown]", (unsigned long long)off);
 	}
 	for (i = 0; i < unr; i++) {
 		name = usym(dwfl, uips[i], &off, &object);
 		if (name)
-			printf("\t%16llx %s+0x%llx (%s)\n",
-			       (unsigned long long)uips[i], name,
-			       (unsigned long long)off, object);
+			fprintf(out, "\t%16llx %s+0x%llx (%s)\n",
+				(unsigned long long)uips[i], name,
+				(unsigned long long)off, object);
 		else
-			printf("\t%16llx [unknown] (%s)\n",
-			       (unsigned long long)uips[i], object);
+			fprintf(out, "\t%16llx [unknown] (%s)\n",
+				(unsigned long long)uips[i], object);
 	}
-	printf("\n");
+	fputc('\n', out);
 }
 
 struct folded {
@@ -626,43 +657,60 @@ static void on_signal(int sig)
 	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
 }
 
-/* The processes of @list ("PID[,PID...]"), which must exist */
-static size_t parse_pids(const char *list, pid_t **pids)
+/*
+ * The processes of @list ("PID[,PID...]"), added to the @n in @pids,
+ * with a pidfd each in @pidfds: it becomes readable when the process
+ * exits, zombie or not, and never stands for another process.
+ */
+static size_t parse_pids(const char *list, pid_t **pids, int **pidfds,
+			 size_t n)
 {
 	const char *p = list;
-	size_t n = 0;
 	char *end;
 
 	for (;;) {
 		long pid;
+		int fd;
 
 		errno = 0;
 		pid = strtol(p, &end, 10);
-		if (errno || end == p || pid <= 0 || pid > 0x3fffffff ||
-		    (*end && *end != ','))
+		if (errno || end == p || *p < '0' || *p > '9' || pid <= 0 ||
+		    pid > 0x3fffffff || (*end && *end != ','))
 			die("-p needs process IDs, comma-separated: '%s'", list);
-		if (kill(pid, 0) && errno == ESRCH)
+		fd = syscall(SYS_pidfd_open, (pid_t)pid, 0);
+		if (fd < 0 && errno == ESRCH)
 			die("-p %ld: no such process", pid);
+		if (fd < 0 && errno == ENOENT)
+			die("-p %ld: a thread, not a process", pid);
+		if (fd < 0)
+			die("-p %ld: pidfd_open: %s", pid, strerror(errno));
+		if (fcntl(fd, F_SETFD, FD_CLOEXEC))
+			die("-p %ld: %s", pid, strerror(errno));
 		if (n == SP_MAX_TARGETS)
 			die("-p: more than %d processes", SP_MAX_TARGETS);
 		*pids = realloc(*pids, (n + 1) * sizeof(**pids));
-		if (!*pids)
+		*pidfds = realloc(*pidfds, (n + 1) * sizeof(**pidfds));
+		if (!*pids || !*pidfds)
 			die("out of memory");
-		(*pids)[n++] = pid;
+		(*pids)[n] = pid;
+		(*pidfds)[n++] = fd;
 		if (!*end)
 			return n;
 		p = end + 1;
 	}
 }
 
-/* Whether one of the @n processes @pids lives */
-static bool any_alive(const pid_t *pids, size_t n)
+/* Whether one of the @n processes of @pidfds has not exited */
+static bool any_alive(const int *pidfds, size_t n)
 {
+	struct pollfd pfd = { .events = POLLIN };
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		if (!kill(pids[i], 0) || errno != ESRCH)
+	for (i = 0; i < n; i++) {
+		pfd.fd = pidfds[i];
+		if (poll(&pfd, 1, 0) == 0)
 			return true;
+	}
 	return false;
 }
 
@@ -680,17 +728,22 @@ int main(int argc, char **argv)
 	};
 	bool deferred = true, folded = false, all = false;
 	bool user = true, kernel = true;
-	const char *pid_list = NULL, *output = NULL;
+	const char *output = NULL;
 	struct sframe_profile *skel;
 	struct ring_buffer *rb;
 	struct bpf_link **links;
 	size_t i, complete = 0, missing = 0, failed = 0, unmatched = 0;
 	size_t npids = 0;
 	pid_t *pids = NULL, pid = 0;
+	int *pidfds = NULL, ofd = -1;
 	double duration = 0, end = 0;
 	int first_err = 0, status = 0, rc = 0;
 	int hz = 999, c, go[2];
-	struct sigaction sa = { .sa_handler = on_signal };
+	/* A second signal while the samples are printed ends it */
+	struct sigaction sa = {
+		.sa_handler = on_signal,
+		.sa_flags = SA_RESETHAND,
+	};
 	const char *why = "";
 	char ch = 0;
 
@@ -700,7 +753,7 @@ int main(int argc, char **argv)
 			all = true;
 			break;
 		case 'p':
-			pid_list = optarg;
+			npids = parse_pids(optarg, &pids, &pidfds, npids);
 			break;
 		case 'd': {
 			char *e;
@@ -719,20 +772,24 @@ int main(int argc, char **argv)
 		case 'f':
 			folded = true;
 			break;
-		case 'F':
-			hz = atoi(optarg);
-			if (hz <= 0)
+		case 'F': {
+			char *e;
+			long v;
+
+			errno = 0;
+			v = strtol(optarg, &e, 10);
+			if (errno || e == optarg || *e || v <= 0 || v > INT32_MAX)
 				die("-F needs a positive rate");
+			hz = v;
 			break;
+		}
 		case 'o':
 			output = optarg;
 			break;
 		case 'U':
-			user = true;
 			kernel = false;
 			break;
 		case 'K':
-			kernel = true;
 			user = false;
 			break;
 		case 'V':
@@ -746,17 +803,22 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if ((all && pid_list) || ((all || pid_list) && optind < argc)) {
+	if ((all && npids) || ((all || npids) && optind < argc) ||
+	    (!user && !kernel)) {
 		fputs(usage, stderr);
 		return 2;
 	}
-	if (!pid_list && optind >= argc)
+	if (!npids && optind >= argc)
 		all = true;
+	user_stacks = user;
 	check_kernel(deferred, user, hz);
-	if (pid_list)
-		npids = parse_pids(pid_list, &pids);
-	if (output && !freopen(output, "w", stdout))
-		die("%s: %s", output, strerror(errno));
+	/* Not the command's standard output: it is opened past the fork */
+	if (output) {
+		ofd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			   0644);
+		if (ofd < 0)
+			die("%s: %s", output, strerror(errno));
+	}
 
 	skel = sframe_profile__open();
 	if (!skel)
@@ -801,6 +863,9 @@ int main(int argc, char **argv)
 			die("the targets map: %s", strerror(errno));
 	}
 
+	out = ofd < 0 ? stdout : fdopen(ofd, "w");
+	if (!out)
+		die("%s: %s", output, strerror(errno));
 	rb = ring_buffer__new(bpf_map__fd(skel->maps.samples), on_sample,
 			      NULL, NULL);
 	if (!rb || ring_buffer__add(rb, bpf_map__fd(skel->maps.stacks),
@@ -813,6 +878,10 @@ int main(int argc, char **argv)
 	ksyms_load();
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	fprintf(stderr, "sframe-profile: sampling %s at %d Hz, %s; Ctrl-C to stop\n",
+		all ? "every process" : npids ? "the processes given" :
+		"the command", hz, !user ? "kernel stacks only" :
+		deferred ? "user stacks deferred" : "user stacks in the event");
 
 	if (pid) {
 		if (write(go[1], &ch, 1) != 1)
@@ -827,7 +896,7 @@ int main(int argc, char **argv)
 			pid = 0;
 			break;
 		}
-		if (npids && !any_alive(pids, npids)) {
+		if (npids && !any_alive(pidfds, npids)) {
 			why = "the processes exited";
 			break;
 		}
@@ -839,11 +908,22 @@ int main(int argc, char **argv)
 			why = "the duration is over";
 			break;
 		}
-		ring_buffer__poll(rb, 100);
+		c = ring_buffer__poll(rb, 100);
+		if (c < 0 && c != -EINTR)
+			die("reading the ring buffers: %s", strerror(-c));
 	}
 	for (c = 0; c < libbpf_num_possible_cpus(); c++)
 		bpf_link__destroy(links[c]);
 	ring_buffer__consume(rb);
+	/*
+	 * A command still running when a signal stopped sampling gets
+	 * SIGTERM, as perf record's workload does, and is waited for.
+	 */
+	if (pid && __atomic_load_n(&stop, __ATOMIC_RELAXED)) {
+		kill(pid, SIGTERM);
+		if (waitpid(pid, &status, 0) == pid)
+			pid = 0;
+	}
 
 	qsort(stacks, nstacks, sizeof(*stacks), cmp_stack);
 	for (i = 0; i < nsamples; i++) {
@@ -876,12 +956,14 @@ int main(int argc, char **argv)
 			print_sample(proc_dwfl(s->pid, snap), s, uips, unr);
 	}
 	for (i = 0; i < nfolds; i++)
-		printf("%s %lu\n", folds[i].stack, folds[i].count);
-	fflush(stdout);
+		fprintf(out, "%s %lu\n", folds[i].stack, folds[i].count);
+	if (fflush(out) || ferror(out))
+		die("writing %s: %s", output ?: "the output", strerror(errno));
 	fprintf(stderr,
 		"sframe-profile: %zu samples (%s) of %zu processes, %zu with a user stack, %zu without; %llu samples and %llu stacks lost (ring buffer full); %s",
-		nsamples, deferred ? "deferred" : "in the event", nprocs,
-		complete, missing, (unsigned long long)skel->bss->lost,
+		nsamples, !user ? "kernel stacks only" : deferred ?
+		"deferred" : "in the event", nprocs, complete, missing,
+		(unsigned long long)skel->bss->lost,
 		(unsigned long long)stacks_lost, why);
 	if (!pid && optind < argc) {
 		rc = WIFEXITED(status) ? WEXITSTATUS(status) :
