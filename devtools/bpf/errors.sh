@@ -43,16 +43,28 @@ check "-a and a command" 2 "$usage" "$prof" -a -- true
 check "-p and a command" 2 "$usage" "$prof" -p 1 -- true
 check "bad rate" 1 "sframe-profile: -F needs a positive rate" "$prof" -F 0 -- true
 check "bad duration" 1 "sframe-profile: -d needs a positive number of seconds" "$prof" -d 0
+check "-U and -K" 2 "$usage" "$prof" -U -K -a
+check "bad PID list" 1 "sframe-profile: -p needs process IDs, comma-separated: '1,x'" \
+	"$prof" --in-event -p 1,x
+check "no such process" 1 "sframe-profile: -p 1073741823: no such process" \
+	"$prof" --in-event -p 1,1073741823
+# A thread that is not its process's leader (the roots share the host's
+# process IDs)
+tid=
+for t in /proc/[0-9]*/task/[0-9]*; do
+	p=${t#/proc/}
+	[ "${p%%/*}" != "${t##*/}" ] && tid=${t##*/} && break
+done
+if [ -n "$tid" ]; then
+	check "a thread" 1 "sframe-profile: -p $tid: a thread, not a process" \
+		"$prof" --in-event -p "$tid"
+else
+	echo "ok a thread # SKIP no thread but leaders on the host"
+fi
 if [ -e /sys/kernel/btf/vmlinux ]; then
 	max=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
 	check "rate above the maximum" 1 "sframe-profile: -F $((max + 1)) is above kernel.perf_event_max_sample_rate ($max): lower -F, or raise it with sysctl" \
 		"$prof" --in-event -F $((max + 1)) -a
-	check "bad PID list" 1 "sframe-profile: -p needs process IDs, comma-separated: '1,x'" \
-		"$prof" --in-event -p 1,x
-	check "no such process" 1 "sframe-profile: -p 1073741823: no such process" \
-		"$prof" --in-event -p 1,1073741823
 else
 	echo "ok rate above the maximum # SKIP the host kernel has no BTF"
-	echo "ok bad PID list # SKIP the host kernel has no BTF"
-	echo "ok no such process # SKIP the host kernel has no BTF"
 fi

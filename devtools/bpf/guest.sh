@@ -25,10 +25,11 @@ if [ "$part" != others ] && [ -x "$prof" ]; then
 	"$prof" --deferred --folded -F 1000 -- "$deep" $secs >"$out/bpf-folded.txt" 2>"$out/bpf-folded.err"
 	"$prof" --help >"$out/bpf-help.txt" 2>&1
 	# A process that sframe-profile did not start: system-wide (-a) for
-	# -d seconds, folded; by PID (-p) in the event, until SIGINT, when it
-	# prints what it has. The program lingers, so that both symbolize
-	# from the live process.
-	"$deep" $((secs + 1)) 60 >/dev/null &
+	# -d seconds, folded; by PID (-p) in the event, until SIGINT, sent
+	# once it says that it samples, when it prints what it has. The
+	# program spins for longer than they sample and then lingers, so
+	# that both symbolize from the live process.
+	"$deep" $((secs + 3)) 60 >/dev/null &
 	pid=$!
 	"$prof" --deferred -a -d $secs --folded >"$out/bpf-all.all" 2>"$out/bpf-all.err"
 	grep '^sframe_bpf_deep;' "$out/bpf-all.all" >"$out/bpf-all.txt"
@@ -38,14 +39,20 @@ if [ "$part" != others ] && [ -x "$prof" ]; then
 	pid=$!
 	"$prof" --in-event -p $pid >"$out/bpf-pid.txt" 2>"$out/bpf-pid.err" &
 	prof_pid=$!
-	sleep $((secs + 2))
+	i=0
+	while ! grep -q "sampling" "$out/bpf-pid.err" && [ $i -lt 600 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+	sleep $secs
 	kill -INT $prof_pid
 	wait $prof_pid
 	echo "exit status $?" >>"$out/bpf-pid.err"
 	kill $pid
 	wait $pid
-	# The command's children: the shell forks the program
-	"$prof" --in-event -F 1000 -- sh -c "\"$deep\" $secs; true" >"$out/bpf-fork.txt" 2>"$out/bpf-fork.err"
+	# The command's children: the shell forks the program, whose own
+	# output must not go to -o FILE
+	"$prof" --in-event -F 1000 -o "$out/bpf-fork.txt" -- sh -c "\"$deep\" $secs; echo forked-done" \
+		>"$out/bpf-fork.stdout" 2>"$out/bpf-fork.err"
 fi
 # Both symbolize when they print, from the live process: the program
 # lingers (sleeps) after it spins until they have printed.  They start

@@ -101,7 +101,7 @@ for c in "deferred script sframe-profile --deferred" \
 	 "folded folded sframe-profile --deferred --folded" \
 	 "all folded sframe-profile --deferred -a -d 3 --folded, a process it did not start" \
 	 "pid script sframe-profile --in-event -p PID, stopped by SIGINT" \
-	 "fork script sframe-profile --in-event -- sh -c 'PROG; true', a child of the command" \
+	 "fork script sframe-profile --in-event -o FILE -- sh -c 'PROG; echo forked-done', a child of the command" \
 	 "bpftrace bpftrace bpftrace ustack" \
 	 "profile-libbpf folded profile-libbpf (stack map)"; do
 	set -- $c
@@ -125,6 +125,27 @@ if grep -qx "exit status 0" "$out/bpf-pid.err" 2>/dev/null &&
 	tap OK "bpf: sframe-profile stopped by SIGINT prints its samples and exits 0"
 else
 	tap FAIL "bpf: sframe-profile stopped by SIGINT: $(tail -n2 "$out/bpf-pid.err" 2>/dev/null | tr '\n' ' ') (build/vm/bpf-pid.err)"
+fi
+# Only what was asked for is sampled: -p PID one process, the command
+# the shell and its child
+for c in "pid 1" "fork 2"; do
+	set -- $c
+	if grep -q " of $2 processes," "$out/bpf-$1.err" 2>/dev/null; then
+		tap OK "bpf: sframe-profile, $1: samples of $2 processes"
+	else
+		tap FAIL "bpf: sframe-profile, $1: not $2 processes: $(grep -o 'of [0-9]* processes' "$out/bpf-$1.err" 2>/dev/null) (build/vm/bpf-$1.err)"
+	fi
+done
+if [ -s "$out/bpf-all.all" ] && ! grep -q '^sframe-profile;' "$out/bpf-all.all"; then
+	tap OK "bpf: sframe-profile -a leaves itself out"
+else
+	tap FAIL "bpf: sframe-profile -a: no samples, or samples of itself (build/vm/bpf-all.all)"
+fi
+if [ -s "$out/bpf-fork.txt" ] && ! grep -q '^forked-done$' "$out/bpf-fork.txt" &&
+	grep -qx 'forked-done' "$out/bpf-fork.stdout"; then
+	tap OK "bpf: sframe-profile -o FILE: the samples in FILE, the command's output on standard output"
+else
+	tap FAIL "bpf: sframe-profile -o FILE: the samples and the command's output are mixed up (build/vm/bpf-fork.txt, bpf-fork.stdout)"
 fi
 # sframe-profile's clear errors, on the host (no root, no BTF, no kfunc)
 while IFS= read -r l; do
