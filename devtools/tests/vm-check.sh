@@ -141,6 +141,12 @@ if [ -s "$out/bpf-all.all" ] && ! grep -q '^sframe-profile;' "$out/bpf-all.all";
 else
 	tap FAIL "bpf: sframe-profile -a: no samples, or samples of itself (build/vm/bpf-all.all)"
 fi
+# Kernel threads are sampled with -a, but not asked for a user stack
+if grep -q " 0 requests failed" "$out/bpf-all.err" 2>/dev/null; then
+	tap OK "bpf: sframe-profile -a --deferred: no failed request (kernel threads are not asked)"
+else
+	tap FAIL "bpf: sframe-profile -a --deferred: $(grep -o '[0-9]* requests failed[^,]*' "$out/bpf-all.err" 2>/dev/null) (build/vm/bpf-all.err)"
+fi
 if [ -s "$out/bpf-fork.txt" ] && ! grep -q '^forked-done$' "$out/bpf-fork.txt" &&
 	grep -qx 'forked-done' "$out/bpf-fork.stdout"; then
 	tap OK "bpf: sframe-profile -o FILE: the samples in FILE, the command's output on standard output"

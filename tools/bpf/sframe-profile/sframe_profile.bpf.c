@@ -73,6 +73,19 @@ static bool sampled(__u32 tgid)
 	return on && *on == SP_TARGET_ON;
 }
 
+/* The user stack of @s: taken now, or asked for at the return to user */
+static __always_inline void user_stack(struct bpf_perf_event_data *ctx,
+				       struct sp_sample *s)
+{
+	if (!deferred)
+		s->unr = bpf_get_stack(ctx, s->ustack, sizeof(s->ustack),
+				       BPF_F_USER_STACK);
+	else if (bpf_ksym_exists(bpf_unwind_user_deferred))
+		s->defer_ret = bpf_unwind_user_deferred(&stacks, 0, &s->cookie);
+	else
+		s->defer_ret = -95; /* EOPNOTSUPP */
+}
+
 SEC("perf_event")
 int on_sample(struct bpf_perf_event_data *ctx)
 {
@@ -92,20 +105,13 @@ int on_sample(struct bpf_perf_event_data *ctx)
 	s->defer_ret = 0;
 	s->unr = 0;
 	s->knr = 0;
+	s->kthread = !bpf_get_current_task_btf()->mm;
 	bpf_get_current_comm(s->comm, sizeof(s->comm));
 	if (!no_kernel_stack)
 		s->knr = bpf_get_stack(ctx, s->kstack, sizeof(s->kstack), 0);
 	/* A kernel thread has no user stack to ask for */
-	if (!no_user_stack && deferred && bpf_get_current_task_btf()->mm) {
-		if (bpf_ksym_exists(bpf_unwind_user_deferred))
-			s->defer_ret = bpf_unwind_user_deferred(&stacks, 0,
-								&s->cookie);
-		else
-			s->defer_ret = -95; /* EOPNOTSUPP */
-	} else if (!no_user_stack) {
-		s->unr = bpf_get_stack(ctx, s->ustack, sizeof(s->ustack),
-				       BPF_F_USER_STACK);
-	}
+	if (!no_user_stack && !s->kthread)
+		user_stack(ctx, s);
 	bpf_ringbuf_submit(s, 0);
 	return 0;
 }

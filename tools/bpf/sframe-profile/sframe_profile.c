@@ -932,7 +932,7 @@ int main(int argc, char **argv)
 		int unr = s->unr > 0 ? s->unr / 8 : 0;
 		int snap = sample_snap[i];
 
-		if (deferred && user) {
+		if (deferred && user && !s->kthread) {
 			const struct stack *st = s->defer_ret ? NULL :
 						 stack_of(s->cookie);
 
