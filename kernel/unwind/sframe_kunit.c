@@ -1989,7 +1989,7 @@ static struct sframe_fde_index *sf_index(struct kunit *test, u8 shift,
 			      GFP_KERNEL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, index);
 	index->nr = blocks;
-	index->base = c->sec.text_start;
+	index->base_off = 0;
 	index->shift = shift;
 	KUNIT_ASSERT_EQ(test, sframe_index_build(&c->sec, index, &c->why), 0);
 	KUNIT_EXPECT_EQ(test, c->why, SFRAME_R_NONE);
@@ -2068,7 +2068,8 @@ static void test_fde_index(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, sframe_index_attach(&c->sec, &c->why), 0);
 		index = c->sec.fde_index;
 		KUNIT_ASSERT_NOT_NULL(test, index);
-		KUNIT_EXPECT_EQ(test, index->base, fdes[0].func);
+		KUNIT_EXPECT_EQ(test, c->sec.text_start + index->base_off,
+				fdes[0].func);
 		KUNIT_EXPECT_EQ(test, index->nr,
 				sframe_index_blocks(&c->sec, fdes[0].func,
 						    fdes[n - 1].func +
@@ -2119,11 +2120,11 @@ static void test_fde_index(struct kunit *test)
 	index->nr++;
 	KUNIT_EXPECT_EQ(test, sframe_index_build(&c->sec, index, NULL), -EINVAL);
 	index->nr--;
-	index->base = c->sec.text_start - 1;
+	index->base_off = ULONG_MAX;	/* before the text */
 	KUNIT_EXPECT_EQ(test, sframe_index_build(&c->sec, index, NULL), -EINVAL);
-	index->base = c->sec.text_end;
+	index->base_off = c->sec.text_end - c->sec.text_start;
 	KUNIT_EXPECT_EQ(test, sframe_index_build(&c->sec, index, NULL), -EINVAL);
-	index->base = c->sec.text_start;
+	index->base_off = 0;
 	index->shift = BITS_PER_LONG;
 	KUNIT_EXPECT_EQ(test, sframe_index_build(&c->sec, index, NULL), -EINVAL);
 
@@ -2173,7 +2174,8 @@ static void test_fde_index(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, index);
 	KUNIT_EXPECT_TRUE(test, index->starts);
 	KUNIT_EXPECT_EQ(test, index->nr, SFRAME_INDEX_MIN_FDES);
-	KUNIT_EXPECT_EQ(test, index->base, fdes[0].func);
+	KUNIT_EXPECT_EQ(test, c->sec.text_start + index->base_off,
+			fdes[0].func);
 	KUNIT_EXPECT_EQ(test, index->from[s.nfdes], U32_MAX);
 	for (i = 0; i < s.nfdes; i++) {
 		f = fdes[i].func;
@@ -2197,7 +2199,7 @@ static void test_fde_index(struct kunit *test)
 	index = kunit_kzalloc(test, struct_size(index, from, 2), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, index);
 	index->nr = 2;
-	index->base = c->sec.text_start;
+	index->base_off = 0;
 	index->starts = true;
 	KUNIT_EXPECT_EQ(test, sframe_index_build(&c->sec, index, NULL), -EINVAL);
 

@@ -993,13 +993,14 @@ static __always_inline int sframe_fre_scan_asize(const struct sframe_section *se
  * say (a PC before the first function, an index of another section).
  */
 static __always_inline void sframe_index_starts(const struct sframe_fde_index *index,
+						unsigned long base,
 						unsigned long pc, u32 *lo,
 						u32 *n)
 {
-	unsigned long off = pc - index->base;
+	unsigned long off = pc - base;
 	u32 i = 0, step;
 
-	if (pc < index->base || off >= U32_MAX)
+	if (pc < base || off >= U32_MAX)
 		return;
 	unrolled_full
 	for (step = SFRAME_INDEX_MIN_FDES / 2; step; step /= 2)
@@ -1024,18 +1025,19 @@ static __always_inline void sframe_index_range(const struct sframe_section *sec,
 {
 	const struct sframe_fde_index *index = sec->fde_index;
 	u32 last = sec->num_fdes - 1;
-	unsigned long b;
+	unsigned long base, b;
 
 	*lo = 0;
 	*n = sec->num_fdes;
 	if (!index)
 		return;
+	base = sec->text_start + index->base_off;
 	if (index->starts) {
-		sframe_index_starts(index, pc, lo, n);
+		sframe_index_starts(index, base, pc, lo, n);
 		return;
 	}
 	/* Below @base, @b is past the index: the whole table */
-	b = (pc - index->base) >> index->shift;
+	b = (pc - base) >> index->shift;
 	if (b >= index->nr)
 		return;
 	/*
@@ -1399,14 +1401,14 @@ static_assert(struct_size_t(struct sframe_fde_index, from,
  * sframe_index_build() - make the index of a section's FDE table
  * @sec:	section set up by sframe_section_init(), without an index
  * @index:	the index to fill in; the caller sets @index->nr,
- *		@index->base, @index->shift (see sframe_index_blocks()) and
+ *		@index->base_off, @index->shift (see sframe_index_blocks()) and
  *		@index->starts, @index->from has room for @index->nr entries
  * @reason:	if not NULL, why the section is corrupt on -EBADMSG, else
  *		SFRAME_R_NONE
  *
  * Read the start of every FDE's function, once, and note for each block
  * of text the last FDE that starts at or before its first byte; or, for
- * an index of starts, each start's offset from @index->base, then U32_MAX
+ * an index of starts, each start's offset from block 0, then U32_MAX
  * up to @index->nr entries.  The
  * caller then sets @sec->fde_index to @index.  A lookup through the index
  * searches a few FDEs, and finds the same one as without it as long as
@@ -1416,11 +1418,11 @@ static_assert(struct_size_t(struct sframe_fde_index, from,
  * Context: Process context, may sleep.  Reads at most
  * SFRAME_INDEX_MAX_FDES starts.
  * Return: 0; -EBADMSG if the FDEs are not sorted (SFRAME_R_FDES_NOT_SORTED);
- * -EFAULT if the table could not be read; -EINVAL if @index->base is not in
+ * -EFAULT if the table could not be read; -EINVAL if block 0 is not in
  * the section's text, or @index->nr blocks from it would start a block at
  * or past the text's end; for an index of starts, if @index->nr is not
  * SFRAME_INDEX_MIN_FDES, the section has as many FDEs or more, or a
- * function starts before @index->base or 4 GiB - 1 or more after it.
+ * function starts before block 0 or 4 GiB - 1 or more after it.
  */
 int sframe_index_build(const struct sframe_section *sec,
 		       struct sframe_fde_index *index,
@@ -1428,17 +1430,19 @@ int sframe_index_build(const struct sframe_section *sec,
 {
 	/* Written inside user access windows: no bounds check calls there */
 	u32 *from = index->from;
-	unsigned long start, prev = 0, last;
+	unsigned long start, prev = 0, last, base;
 	u32 i = 0, end, b = 0;
 	int ret = 0;
 
 	if (reason)
 		*reason = SFRAME_R_NONE;
 	if (!sec->num_fdes || sec->num_fdes > SFRAME_INDEX_MAX_FDES ||
-	    index->base < sec->text_start || index->base >= sec->text_end ||
+	    sec->text_end <= sec->text_start ||
+	    index->base_off >= sec->text_end - sec->text_start ||
 	    index->shift >= BITS_PER_LONG || !index->nr)
 		return -EINVAL;
-	last = sec->text_end - index->base - 1;
+	base = sec->text_start + index->base_off;
+	last = sec->text_end - base - 1;
 	if (index->starts) {
 		if (index->nr != SFRAME_INDEX_MIN_FDES ||
 		    sec->num_fdes >= SFRAME_INDEX_MIN_FDES)
@@ -1461,12 +1465,11 @@ int sframe_index_build(const struct sframe_section *sec,
 			}
 			prev = start;
 			if (index->starts) {
-				if (start < index->base ||
-				    start - index->base >= U32_MAX) {
+				if (start < base || start - base >= U32_MAX) {
 					ret = -EINVAL;
 					break;
 				}
-				from[i] = start - index->base;
+				from[i] = start - base;
 				continue;
 			}
 			/*
@@ -1474,7 +1477,7 @@ int sframe_index_build(const struct sframe_section *sec,
 			 * previous FDE is the last one at or before their start
 			 */
 			while (b < index->nr &&
-			       index->base + ((unsigned long)b << index->shift) < start)
+			       base + ((unsigned long)b << index->shift) < start)
 				from[b++] = i ? i - 1 : 0;
 		}
 		user_read_access_end();
@@ -1591,7 +1594,7 @@ int sframe_index_attach(struct sframe_section *sec, enum sframe_reason *reason)
 		return 0;
 	refcount_set(&index->ref, 1);
 	index->nr = blocks;
-	index->base = base;
+	index->base_off = base - sec->text_start;
 	index->shift = shift;
 	index->starts = starts;
 	ret = sframe_index_build(sec, index, reason);

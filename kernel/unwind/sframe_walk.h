@@ -83,11 +83,13 @@ struct sframe_section {
  * @ref:	references of its users; the reader does not use it (the
  *		registry's entries share an index, see sframe_registry.c)
  * @nr:		number of blocks, and of entries in @from
- * @base:	where block 0 starts: the first function of the FDE table
- *		(sframe_index_attach()), in the section's text
+ * @base_off:	where block 0 starts, as an offset from the section's
+ *		@text_start: the first function of the FDE table
+ *		(sframe_index_attach()).  An offset, so that the mappings of
+ *		one file at other addresses share the index (sframe_image.c)
  * @shift:	a block is 1 << @shift bytes
  * @starts:	the index of a small section: @from holds the start of each
- *		FDE's function, as an offset from @base, then U32_MAX (@nr is
+ *		FDE's function, as an offset from block 0, then U32_MAX (@nr is
  *		SFRAME_INDEX_MIN_FDES, @shift is 0)
  * @from:	for each block, the index of the last FDE whose function
  *		starts at or before the block's first byte (0 if none): where
@@ -106,7 +108,7 @@ struct sframe_section {
 struct sframe_fde_index {
 	refcount_t	ref;
 	u32		nr;
-	unsigned long	base;
+	unsigned long	base_off;
 	u8		shift;
 	bool		starts;
 	u32		from[] __counted_by(nr);

@@ -349,7 +349,7 @@ static void index_fault_sweep(struct kunit *test)
 		index = malloc(struct_size(index, from, blocks));
 		KUNIT_ASSERT_NOT_NULL(test, index);
 		index->nr = blocks;
-		index->base = sec.text_start;
+		index->base_off = 0;
 		index->shift = shift;
 		index->starts = starts;
 		sim_cond_resched_calls = 0;
@@ -397,7 +397,8 @@ static void index_fault_sweep(struct kunit *test)
 					    v, n);
 			if (!ret) {
 				KUNIT_EXPECT_NOT_NULL(test, sec.fde_index);
-				KUNIT_EXPECT_EQ(test, sec.fde_index->base,
+				KUNIT_EXPECT_EQ(test, sec.text_start +
+						sec.fde_index->base_off,
 						fdes[0].func);
 				KUNIT_EXPECT_EQ(test, sec.fde_index->starts,
 						starts);
