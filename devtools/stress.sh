@@ -286,7 +286,7 @@ check() {
 		echo "# sframe_corrupt by reason (trace):"
 		sed -n 's/.*sframe_corrupt: .* reason=\(.*\)$/\1/p' "$out/sframe.trace" |
 			sort | uniq -c | sort -rn | sed 's/^ */#   /'
-		echo "# sframe_register: $(grep -c 'sframe_register: .* registered$' "$out/sframe.trace") registered, $(grep -c 'sframe_register: .* discovered$' "$out/sframe.trace") discovered; sframe_unregister: $(grep -c 'sframe_unregister: ' "$out/sframe.trace")"
+		echo "# sframe_register: $(grep -c 'sframe_register: .* registered$' "$out/sframe.trace") registered, $(grep -c 'sframe_register: .* discovered$' "$out/sframe.trace") discovered, $(grep -c 'sframe_register: .* shared$' "$out/sframe.trace") shared; sframe_unregister: $(grep -c 'sframe_unregister: ' "$out/sframe.trace")"
 		v=$(awk '/^overrun:/ { o += $2 } END { print o + 0 }' "$out/trace-stats" 2>/dev/null)
 		echo "# trace buffer overrun: $v events (the reasons above are complete only if 0)"
 	fi

@@ -64,6 +64,22 @@ struct sframe_elf_start {
 };
 
 /*
+ * A section read from its file's pages may be shared by the mappings of
+ * the file (sframe_image.c): at most this many VMAs may map it.
+ */
+#define SFRAME_MAX_CLEAN_VMAS	4
+
+/**
+ * struct sframe_elf_obj - where a mapped ELF object's section is in its file
+ * @off:	file offset of the object's ELF header
+ * @sframe_off:	file offset of its .sframe section
+ */
+struct sframe_elf_obj {
+	loff_t		off;
+	loff_t		sframe_off;
+};
+
+/*
  * Read @size bytes at @pos of @file into @buf.  The unwinder reads the
  * headers of files that the task may only be allowed to execute, on
  * behalf of a profiler, so it reads like the kernel's build ID parser
@@ -156,6 +172,7 @@ static bool sframe_elf_first_page_at(const struct elf64_phdr *phdrs,
  * @start:	where the object may start in @e's file: its ELF header, and
  *		where that is mapped if known
  * @sec:	the section's and the text's ranges, on success
+ * @obj:	where the object and its section are in the file, on success
  *
  * Read the ELF header and program headers of the object at @start->off
  * of @e's file.  Every file offset of the object (program headers,
@@ -173,7 +190,8 @@ static bool sframe_elf_first_page_at(const struct elf64_phdr *phdrs,
  */
 static int sframe_elf_locate(struct sframe_entry *e,
 			     const struct sframe_elf_start *start,
-			     struct sframe_section *sec)
+			     struct sframe_section *sec,
+			     struct sframe_elf_obj *obj)
 {
 	unsigned long off = e->pgoff << PAGE_SHIFT, bias, text_lo, text_hi;
 	struct elf64_phdr *phdrs, *sf = NULL, *text = NULL;
@@ -249,6 +267,8 @@ static int sframe_elf_locate(struct sframe_entry *e,
 	    sec->text_end <= sec->text_start ||
 	    sec->text_start >= e->end || sec->text_end <= e->start)
 		goto out;
+	obj->off = start->off;
+	obj->sframe_off = start->off + sf->p_offset;
 	ret = 0;
 out:
 	kfree(phdrs);
@@ -317,6 +337,7 @@ unlock:
  * sframe_elf_find() - find the section of the ELF object mapped at @e
  * @e:		the entry, of current's mm
  * @sec:	the section's and the text's ranges, on success
+ * @obj:	where the object and its section are in the file, on success
  *
  * In the usual case the file is the ELF object, which starts at file
  * offset 0: that costs what it always did.  Otherwise, the object is
@@ -327,12 +348,13 @@ unlock:
  * Return: 0; -ENOENT if no object of the task's kind with a usable
  * section maps @e; -EAGAIN if that could not be told (this time); -ENOMEM.
  */
-static int sframe_elf_find(struct sframe_entry *e, struct sframe_section *sec)
+static int sframe_elf_find(struct sframe_entry *e, struct sframe_section *sec,
+			   struct sframe_elf_obj *obj)
 {
 	struct sframe_elf_start starts[SFRAME_MAX_STARTS] = {};
 	int n, i, ret;
 
-	ret = sframe_elf_locate(e, &starts[0], sec);
+	ret = sframe_elf_locate(e, &starts[0], sec, obj);
 	if (ret != -ENOEXEC)
 		return ret;
 	n = sframe_elf_starts(e, starts);
@@ -342,7 +364,7 @@ static int sframe_elf_find(struct sframe_entry *e, struct sframe_section *sec)
 		/* Offset 0 was tried without the mapping: no better with it */
 		if (!starts[i].off)
 			continue;
-		ret = sframe_elf_locate(e, &starts[i], sec);
+		ret = sframe_elf_locate(e, &starts[i], sec, obj);
 		if (ret != -ENOEXEC)
 			return ret;
 	}
@@ -492,12 +514,151 @@ static void sframe_resolve_failed(struct sframe_entry *e)
 	sframe_set_state(e, SFRAME_PENDING);
 }
 
+/*
+ * Does current's mm show the section of @sec as @e's file has it at
+ * @obj->sframe_off: mapped from that file at those offsets, by at most
+ * SFRAME_MAX_CLEAN_VMAS VMAs, none of which has private pages (an
+ * anon_vma: pages that a write, or ptrace writing through a COW, made)?
+ * Then what the section's check reads is the file's, and may be shared.
+ * Called with the mmap_lock held for reading.
+ */
+static bool sframe_section_clean(struct sframe_entry *e,
+				 const struct sframe_section *sec,
+				 const struct sframe_elf_obj *obj)
+{
+	VMA_ITERATOR(vmi, current->mm, sec->sframe_start);
+	unsigned long addr = sec->sframe_start;
+	struct vm_area_struct *vma;
+	int n = 0;
+
+	for_each_vma_range(vmi, vma, sec->sframe_end) {
+		if (vma->vm_start > addr || ++n > SFRAME_MAX_CLEAN_VMAS ||
+		    !vma->vm_file ||
+		    file_inode(vma->vm_file) != file_inode(e->file) ||
+		    READ_ONCE(vma->anon_vma) ||
+		    ((loff_t)vma->vm_pgoff << PAGE_SHIFT) + (addr - vma->vm_start) !=
+		    obj->sframe_off + (loff_t)(addr - sec->sframe_start))
+			return false;
+		addr = vma->vm_end;
+	}
+	return addr >= sec->sframe_end;
+}
+
+/*
+ * Before the check of @e's section: is it clean (sframe_section_clean()),
+ * and the sequence count of the mm's VMA changes in @seq.  The check runs
+ * without the mmap_lock, so sframe_clean_end() tells afterwards whether
+ * it stayed clean.
+ */
+static bool sframe_clean_begin(struct sframe_entry *e,
+			       const struct sframe_section *sec,
+			       const struct sframe_elf_obj *obj,
+			       unsigned int *seq)
+{
+	struct mm_struct *mm = current->mm;
+	bool clean;
+
+	if (mmap_read_lock_killable(mm))
+		return false;
+	clean = sframe_section_clean(e, sec, obj) &&
+		mmap_lock_speculate_try_begin(mm, seq);
+	mmap_read_unlock(mm);
+	return clean;
+}
+
+/*
+ * After the check: no VMA of the mm changed since sframe_clean_begin()
+ * (which takes the mmap_lock for writing, and so changes the count), and
+ * none of those that map the section got private pages (which only needs
+ * it for reading): what the check read was the file's
+ */
+static bool sframe_clean_end(struct sframe_entry *e,
+			     const struct sframe_section *sec,
+			     const struct sframe_elf_obj *obj, unsigned int seq)
+{
+	struct mm_struct *mm = current->mm;
+	bool clean;
+
+	if (mmap_read_lock_killable(mm))
+		return false;
+	clean = !mmap_lock_speculate_retry(mm, seq) &&
+		sframe_section_clean(e, sec, obj);
+	mmap_read_unlock(mm);
+	return clean;
+}
+
+/*
+ * The end of a resolution that found a section: usable, or corrupt for
+ * @reason.  @sec is now @e's, and @img (if not NULL) the image it comes
+ * from, whose reference @e takes over; @shared if that image was made by
+ * the check of another mapping.
+ */
+static void sframe_resolved(struct sframe_entry *e, struct sframe_image *img,
+			    const struct sframe_section *sec, int state,
+			    enum sframe_reason reason, bool shared)
+{
+	e->sec = *sec;
+	e->image = img;
+	if (state == SFRAME_BAD) {
+		sframe_mark_bad(e, reason);
+		wake_up_var(&e->state);
+		return;
+	}
+	e->resolve_fails = 0;
+	trace_sframe_register(e->start, e->end, sec->sframe_start,
+			      sec->sframe_end, false, shared);
+	sframe_set_state(e, SFRAME_OK);
+}
+
+/*
+ * Check the section of the file entry @e, found at @sec, or take what an
+ * image of it says.  A section read from the file's pages gets an image
+ * (or, if another task made one meanwhile, @e takes that one's).
+ */
+static void sframe_resolve_file(struct sframe_entry *e,
+				struct sframe_section *sec,
+				const struct sframe_elf_obj *obj)
+{
+	const struct inode *inode = file_inode(e->file);
+	struct sframe_image *img;
+	enum sframe_reason reason = SFRAME_R_NONE;
+	unsigned int seq;
+	bool clean;
+	int ret;
+
+	img = sframe_image_get(inode, obj->off, sec);
+	if (img) {
+		sframe_image_section(img, sec);
+		sframe_resolved(e, img, sec, img->state, img->reason, true);
+		return;
+	}
+	clean = sframe_clean_begin(e, sec, obj, &seq);
+	ret = sframe_check(sec, &reason);
+	if (ret && ret != -EBADMSG) {
+		sframe_resolve_failed(e);
+		return;
+	}
+	if (clean && sframe_clean_end(e, sec, obj, seq))
+		img = sframe_image_add(inode, obj->off, sec,
+				       ret ? SFRAME_BAD : SFRAME_OK, reason);
+	if (img) {
+		/* The image's section: ours, or another task's */
+		sframe_section_release(sec);
+		sframe_image_section(img, sec);
+		sframe_resolved(e, img, sec, img->state, img->reason, false);
+		return;
+	}
+	sframe_resolved(e, NULL, sec, ret ? SFRAME_BAD : SFRAME_OK, reason,
+			false);
+}
+
 /**
  * sframe_resolve() - make a pending entry usable
  * @e:		the entry, referenced by the caller
  *
  * Read the ELF headers of the object mapped at @e and check the section
- * they point to.  The object starts at file offset 0 of @e's file, or,
+ * they point to, or take what the image of that object's section says
+ * (sframe_image.c).  The object starts at file offset 0 of @e's file, or,
  * embedded in a larger file, where the load that maps @e maps the
  * object's first page (see sframe_elf_starts()).  The entry becomes
  * usable, has no section, or is marked corrupt; after a failure that may
@@ -506,13 +667,13 @@ static void sframe_resolve_failed(struct sframe_entry *e)
  * resolves an entry; the others find it SFRAME_RESOLVING and wait.
  *
  * Context: Task context of a task of the mm that holds @e, may sleep; no
- * lock held.  Takes the mmap_lock for reading if the file does not start
- * with the object.
+ * lock held.  Takes the mmap_lock for reading.
  */
 void sframe_resolve(struct sframe_entry *e)
 {
 	struct sframe_section sec = {};
-	enum sframe_reason reason;
+	enum sframe_reason reason = SFRAME_R_NONE;
+	struct sframe_elf_obj obj;
 	int ret;
 
 	if (atomic_cmpxchg(&e->state, SFRAME_PENDING, SFRAME_RESOLVING) !=
@@ -524,7 +685,8 @@ void sframe_resolve(struct sframe_entry *e)
 		return;
 	}
 
-	ret = e->vdso ? sframe_vdso_find(e, &sec) : sframe_elf_find(e, &sec);
+	ret = e->vdso ? sframe_vdso_find(e, &sec) :
+			sframe_elf_find(e, &sec, &obj);
 	if (ret == -ENOENT) {
 		sframe_set_state(e, SFRAME_NONE);
 		return;
@@ -533,22 +695,17 @@ void sframe_resolve(struct sframe_entry *e)
 		sframe_resolve_failed(e);
 		return;
 	}
-	ret = sframe_check(&sec, &reason);
-	if (ret == -EBADMSG) {
-		e->sec = sec;
-		sframe_mark_bad(e, reason);
-		wake_up_var(&e->state);
+	if (!e->vdso) {
+		sframe_resolve_file(e, &sec, &obj);
 		return;
 	}
-	if (ret) {
+	ret = sframe_check(&sec, &reason);
+	if (ret && ret != -EBADMSG) {
 		sframe_resolve_failed(e);
 		return;
 	}
-	e->resolve_fails = 0;
-	e->sec = sec;
-	trace_sframe_register(e->start, e->end, sec.sframe_start,
-			      sec.sframe_end, false);
-	sframe_set_state(e, SFRAME_OK);
+	sframe_resolved(e, NULL, &sec, ret ? SFRAME_BAD : SFRAME_OK, reason,
+			false);
 }
 
 /*
@@ -585,7 +742,10 @@ static bool sframe_gap(struct mm_struct *mm, struct vm_area_struct *vma,
  * If @pc is in an executable mapping, add an entry for the part of the
  * mapping around @pc that has none: pending for a regular file and the
  * vDSO, without a section for other anonymous text.  The mmap_lock held for reading keeps the
- * VMA in place meanwhile.
+ * VMA in place meanwhile.  An mm gets at most SFRAME_MAX_DISCOVERED
+ * discovered entries (one process mapping a file thousands of times must
+ * not make the kernel hold thousands of entries and rule caches): past
+ * them, the rest of its text has none, and is unwound with frame pointers.
  *
  * Context: Task context, may sleep.
  * Return: the entry covering @pc, referenced, or NULL.
@@ -608,6 +768,14 @@ struct sframe_entry *sframe_discover(struct mm_struct *mm, unsigned long pc)
 		goto unlock;
 	if (!sframe_gap(mm, vma, pc, &start, &end)) {
 		e = sframe_get(mm, pc);
+		goto unlock;
+	}
+	/* Bounded: further text is unwound with frame pointers */
+	if (atomic_read(&mm->sframe_entries) -
+	    atomic_read(&mm->sframe_explicit) >= SFRAME_MAX_DISCOVERED) {
+		pr_notice_ratelimited("%s[%d]: more than %d text mappings, using frame pointers for the others\n",
+				      current->comm, task_pid_nr(current),
+				      SFRAME_MAX_DISCOVERED);
 		goto unlock;
 	}
 	e = sframe_entry_alloc(file, start, end, vma->vm_pgoff +

@@ -134,6 +134,8 @@ void sframe_entry_put(struct sframe_entry *e)
 {
 	if (!refcount_dec_and_test(&e->ref))
 		return;
+	/* Out of the table of images before the inode may go */
+	sframe_image_put(e->image);
 	if (e->file)
 		fput(e->file);
 	call_rcu(&e->rcu, sframe_entry_free);
@@ -160,10 +162,14 @@ static struct sframe_entry *sframe_entry_clone(struct sframe_entry *e,
 	 * section being resolved is resolved again by the copy's user.
 	 */
 	state = atomic_read_acquire(&e->state);
-	if (state == SFRAME_OK || state == SFRAME_BAD)
+	if (state == SFRAME_OK || state == SFRAME_BAD) {
 		c->sec = e->sec;
-	else if (state == SFRAME_RESOLVING)
+		c->image = e->image;
+		if (c->image)
+			refcount_inc(&c->image->ref);
+	} else if (state == SFRAME_RESOLVING) {
 		state = SFRAME_PENDING;
+	}
 	/*
 	 * The index is never changed after the section is published: the
 	 * copy shares it.  A corrupt section is not looked up again.
@@ -190,16 +196,20 @@ int sframe_insert(struct mm_struct *mm, struct sframe_entry *e)
 
 	ret = mtree_insert_range(&mm->sframe_mt, e->start, e->end - 1, e,
 				 GFP_KERNEL_ACCOUNT);
-	if (ret)
+	if (ret) {
 		sframe_entry_put(e);
-	else if (e->explicit)
+		return ret;
+	}
+	atomic_inc(&mm->sframe_entries);
+	if (e->explicit)
 		atomic_inc(&mm->sframe_explicit);
-	return ret;
+	return 0;
 }
 
 static void sframe_erase(struct mm_struct *mm, struct sframe_entry *e)
 {
 	mtree_erase(&mm->sframe_mt, e->start);
+	atomic_dec(&mm->sframe_entries);
 	if (e->explicit)
 		atomic_dec(&mm->sframe_explicit);
 }
@@ -351,6 +361,7 @@ unsigned long sframe_entry_lookups(struct sframe_entry *e)
 void sframe_mm_init(struct mm_struct *mm)
 {
 	mt_init_flags(&mm->sframe_mt, MT_FLAGS_USE_RCU);
+	atomic_set(&mm->sframe_entries, 0);
 	atomic_set(&mm->sframe_explicit, 0);
 }
 

@@ -5,6 +5,8 @@
  *
  *	sframe_registry.c	entries, their lifetime, the mm hooks
  *	sframe_discover.c	finding the section of a mapped ELF file
+ *	sframe_image.c		what a file's section gives, shared by its
+ *				mappings
  *	sframe_rcache.[ch]	the rule cache of an entry
  *	sframe_repair.c		lookups that NMI/IRQ unwinds could not make
  *	sframe.c		the lookup used by the unwinder (user.c)
@@ -17,11 +19,13 @@
 #include <linux/cache.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
+#include <linux/time64.h>
 #include <linux/types.h>
 
 #include "sframe_walk.h"
 
 struct file;
+struct inode;
 struct mm_struct;
 struct seq_file;
 struct sframe_rcache;
@@ -37,6 +41,13 @@ enum sframe_state {
 /* Entries registered with prctl() per mm, see sframe_register() */
 #define SFRAME_MAX_EXPLICIT	4096
 
+/*
+ * Entries discovered per mm, see sframe_discover(): past this many, the
+ * text of further mappings is unwound with frame pointers.  An entry with
+ * its rule cache takes about 4.5 KiB, accounted to the mm's memory cgroup.
+ */
+#define SFRAME_MAX_DISCOVERED	4096
+
 /* A larger .sframe section is refused */
 #define SFRAME_MAX_SIZE		SZ_1G
 
@@ -47,9 +58,39 @@ enum sframe_state {
 #define SFRAME_RESOLVE_MAX_SHIFT	8
 
 /**
+ * struct sframe_image - what the section of one file gives, see sframe_image.c
+ * @node:	in the table of images
+ * @ref:	one reference per entry that uses it
+ * @inode:	the inode of the file: its identity, not a reference (every
+ *		entry that references the image holds the file)
+ * @off:	the file offset of the ELF object
+ * @mtime:	the file's modification time when the image was made: a file
+ *		written since (in place, the same inode) has another one
+ * @size:	the file's size then
+ * @sec:	the section, at addresses relative to the start of its text
+ *		(@sec.text_start is 0); with a reference to its index if
+ *		@state is SFRAME_OK
+ * @state:	SFRAME_OK, or SFRAME_BAD if found corrupt when checked
+ * @reason:	why, for SFRAME_BAD
+ */
+struct sframe_image {
+	struct hlist_node	node;
+	refcount_t		ref;
+	const struct inode	*inode;
+	loff_t			off;
+	struct timespec64	mtime;
+	loff_t			size;
+	struct sframe_section	sec;
+	int			state;
+	enum sframe_reason	reason;
+};
+
+/**
  * struct sframe_entry - one text range of the registry
  * @sec:	the section; valid once @state is SFRAME_OK or SFRAME_BAD
  * @file:	the file mapped at @start, or NULL for anonymous text
+ * @image:	the image of the file's section that @sec was taken from, if
+ *		shared (sframe_image.c), else NULL
  * @start:	start of the text range (the registry key)
  * @end:	end (exclusive) of the text range
  * @pgoff:	file offset of @start, in pages
@@ -77,6 +118,7 @@ enum sframe_state {
 struct sframe_entry {
 	struct sframe_section	sec;
 	struct file		*file;
+	struct sframe_image	*image;
 	unsigned long		start;
 	unsigned long		end;
 	unsigned long		pgoff;
@@ -117,6 +159,17 @@ const char *sframe_state_name(int state);
 struct sframe_entry *sframe_discover(struct mm_struct *mm, unsigned long pc);
 void sframe_resolve(struct sframe_entry *e);
 int sframe_check(struct sframe_section *sec, enum sframe_reason *reason);
+
+/* sframe_image.c */
+struct sframe_image *sframe_image_get(const struct inode *inode, loff_t off,
+				      const struct sframe_section *sec);
+struct sframe_image *sframe_image_add(const struct inode *inode, loff_t off,
+				      const struct sframe_section *sec,
+				      int state, enum sframe_reason reason);
+void sframe_image_section(const struct sframe_image *img,
+			  struct sframe_section *sec);
+void sframe_image_put(struct sframe_image *img);
+unsigned long sframe_images_count(void);
 
 /* sframe_rcache.c, and sframe_rcache_get()/_put() in sframe_rcache.h */
 bool __sframe_rcache_put(struct sframe_entry *e, unsigned long pc,

@@ -313,7 +313,7 @@ static void sframe_reg_fork_dontcopy(struct kunit *test)
 	mmput(child);
 }
 
-/* Explicit entries are counted, also the parts that removal leaves */
+/* Entries are counted, also the parts that removal leaves */
 static void sframe_reg_explicit_count(struct kunit *test)
 {
 	struct sframe_test *t = test->priv;
@@ -321,10 +321,13 @@ static void sframe_reg_explicit_count(struct kunit *test)
 	sframe_reg_add_x(test, T0, T0 + 0x5000, SFRAME_OK, true);
 	sframe_reg_add(test, T0 + 0x8000, T0 + 0x9000, SFRAME_NONE);
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->mm->sframe_explicit), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->mm->sframe_entries), 2);
 	sframe_vma_removed(t->mm, T0 + 0x1000, T0 + 0x2000);
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->mm->sframe_explicit), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->mm->sframe_entries), 3);
 	sframe_vma_removed(t->mm, T0, T0 + 0x9000);
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->mm->sframe_explicit), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->mm->sframe_entries), 0);
 	KUNIT_EXPECT_EQ(test, sframe_reg_count(t->mm), 0U);
 }
 
@@ -419,6 +422,161 @@ static void sframe_reg_find_marks_bad(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&e->failures), 2L);
 }
 
+/* The file of the image tests: an inode of its own, zeroed */
+static struct inode *sframe_reg_inode(struct kunit *test)
+{
+	struct inode *inode = kunit_kzalloc(test, sizeof(*inode), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, inode);
+	return inode;
+}
+
+/* A checked section of text at @text, as sframe_check() leaves it */
+static void sframe_reg_image_sec(struct sframe_section *sec, unsigned long text)
+{
+	memset(sec, 0, sizeof(*sec));
+	sec->text_start = text;
+	sec->text_end = text + 0x8000;
+	sec->sframe_start = text + 0x10000;
+	sec->sframe_end = text + 0x11000;
+	sec->fdes_start = text + 0x10020;
+	sec->fres_start = text + 0x10200;
+	sec->fres_end = text + 0x10800;
+	sec->num_fdes = 42;
+}
+
+/*
+ * Two mms map one file: its section's image is made once and shared by
+ * both, each at its own address, with exact references; the last entry
+ * that goes frees it.  Other offsets, sizes, files or versions of the
+ * file do not match.
+ */
+static void sframe_reg_image_shared(struct kunit *test)
+{
+	struct sframe_test *t = test->priv;
+	unsigned long nr = sframe_images_count(), high = T0 + SZ_256M;
+	struct inode *inode = sframe_reg_inode(test);
+	struct sframe_image *img, *again;
+	struct sframe_section a, b, c;
+	struct sframe_fde_index *index;
+	struct sframe_entry *ea, *eb;
+	struct mm_struct *mm2;
+
+	sframe_reg_image_sec(&a, T0);
+	index = sframe_reg_index(test);
+	a.fde_index = index;
+	img = sframe_image_add(inode, 0, &a, SFRAME_OK,
+			       SFRAME_R_NONE);
+	KUNIT_ASSERT_NOT_NULL(test, img);
+	KUNIT_EXPECT_EQ(test, sframe_images_count(), nr + 1);
+	KUNIT_EXPECT_EQ(test, refcount_read(&img->ref), 1U);
+	KUNIT_EXPECT_EQ(test, refcount_read(&index->ref), 2U);
+	/* Kept relative to the start of the text */
+	KUNIT_EXPECT_EQ(test, img->sec.text_start, 0UL);
+	KUNIT_EXPECT_EQ(test, img->sec.fdes_start, 0x10020UL);
+	KUNIT_EXPECT_EQ(test, img->sec.fres_end, 0x10800UL);
+
+	/* The same object 256 MiB higher, in another mm */
+	sframe_reg_image_sec(&b, high);
+	b.fdes_start = 0;
+	b.fres_start = 0;
+	b.fres_end = 0;
+	b.num_fdes = 0;
+	again = sframe_image_get(inode, 0, &b);
+	KUNIT_EXPECT_PTR_EQ(test, again, img);
+	KUNIT_EXPECT_EQ(test, refcount_read(&img->ref), 2U);
+	sframe_image_section(img, &b);
+	KUNIT_EXPECT_EQ(test, b.text_start, high);
+	KUNIT_EXPECT_EQ(test, b.sframe_end, high + 0x11000);
+	KUNIT_EXPECT_EQ(test, b.fdes_start, high + 0x10020);
+	KUNIT_EXPECT_EQ(test, b.fres_start, high + 0x10200);
+	KUNIT_EXPECT_EQ(test, b.fres_end, high + 0x10800);
+	KUNIT_EXPECT_EQ(test, b.num_fdes, 42U);
+	KUNIT_EXPECT_PTR_EQ(test, b.fde_index, index);
+	KUNIT_EXPECT_EQ(test, refcount_read(&index->ref), 3U);
+
+	/* Another size of the section, object offset or file: none */
+	c = b;
+	c.sframe_end += 8;
+	KUNIT_EXPECT_NULL(test, sframe_image_get(inode, 0, &c));
+	c = b;
+	c.text_end += PAGE_SIZE;
+	KUNIT_EXPECT_NULL(test, sframe_image_get(inode, 0, &c));
+	KUNIT_EXPECT_NULL(test, sframe_image_get(inode, PAGE_SIZE,
+						 &b));
+	KUNIT_EXPECT_NULL(test, sframe_image_get(sframe_reg_inode(test), 0,
+						 &b));
+	/* The file written in place (modified, or of another size) */
+	inode_set_mtime(inode, 1, 0);
+	KUNIT_EXPECT_NULL(test, sframe_image_get(inode, 0, &b));
+	inode_set_mtime(inode, 0, 0);
+	i_size_write(inode, PAGE_SIZE);
+	KUNIT_EXPECT_NULL(test, sframe_image_get(inode, 0, &b));
+	i_size_write(inode, 0);
+
+	/* A second add of the object gives the image there is */
+	again = sframe_image_add(inode, 0, &b, SFRAME_OK,
+				 SFRAME_R_NONE);
+	KUNIT_EXPECT_PTR_EQ(test, again, img);
+	KUNIT_EXPECT_EQ(test, refcount_read(&img->ref), 3U);
+	KUNIT_EXPECT_EQ(test, refcount_read(&index->ref), 3U);
+	KUNIT_EXPECT_EQ(test, sframe_images_count(), nr + 1);
+	sframe_image_put(again);
+
+	/* Entries in both mms take the references over */
+	ea = sframe_entry_alloc(NULL, T0, T0 + 0x8000, 0);
+	eb = sframe_entry_alloc(NULL, high, high + 0x8000, 0);
+	KUNIT_ASSERT_NOT_NULL(test, ea);
+	KUNIT_ASSERT_NOT_NULL(test, eb);
+	ea->sec = a;
+	ea->image = img;
+	atomic_set(&ea->state, SFRAME_OK);
+	eb->sec = b;
+	eb->image = img;
+	atomic_set(&eb->state, SFRAME_OK);
+	mm2 = mm_alloc();
+	KUNIT_ASSERT_NOT_NULL(test, mm2);
+	KUNIT_ASSERT_EQ(test, sframe_insert(t->mm, ea), 0);
+	KUNIT_ASSERT_EQ(test, sframe_insert(mm2, eb), 0);
+	/* munmap() of the middle: the two parts each hold a reference */
+	sframe_vma_removed(t->mm, T0 + 0x1000, T0 + 0x2000);
+	KUNIT_EXPECT_EQ(test, sframe_reg_count(t->mm), 2U);
+	KUNIT_EXPECT_EQ(test, refcount_read(&img->ref), 3U);
+	ea = mtree_load(&t->mm->sframe_mt, T0);
+	KUNIT_ASSERT_NOT_NULL(test, ea);
+	KUNIT_EXPECT_PTR_EQ(test, ea->image, img);
+
+	/* The last unmap frees the image; the index goes with the entries */
+	mmput(mm2);
+	KUNIT_EXPECT_EQ(test, refcount_read(&img->ref), 2U);
+	KUNIT_EXPECT_EQ(test, sframe_images_count(), nr + 1);
+	sframe_vma_removed(t->mm, T0, T0 + 0x8000);
+	KUNIT_EXPECT_EQ(test, sframe_images_count(), nr);
+	KUNIT_EXPECT_NULL(test, sframe_image_get(inode, 0, &b));
+}
+
+/* A corrupt section's image says so, and holds no index */
+static void sframe_reg_image_bad(struct kunit *test)
+{
+	unsigned long nr = sframe_images_count();
+	struct inode *inode = sframe_reg_inode(test);
+	struct sframe_image *img, *again;
+	struct sframe_section a;
+
+	sframe_reg_image_sec(&a, T0);
+	img = sframe_image_add(inode, PAGE_SIZE, &a, SFRAME_BAD,
+			       SFRAME_R_FDES_NOT_SORTED);
+	KUNIT_ASSERT_NOT_NULL(test, img);
+	again = sframe_image_get(inode, PAGE_SIZE, &a);
+	KUNIT_EXPECT_PTR_EQ(test, again, img);
+	KUNIT_EXPECT_EQ(test, again->state, SFRAME_BAD);
+	KUNIT_EXPECT_EQ(test, again->reason, SFRAME_R_FDES_NOT_SORTED);
+	KUNIT_EXPECT_NULL(test, again->sec.fde_index);
+	sframe_image_put(again);
+	sframe_image_put(img);
+	KUNIT_EXPECT_EQ(test, sframe_images_count(), nr);
+}
+
 static void sframe_reg_exit_frees(struct kunit *test)
 {
 	struct sframe_test *t = test->priv;
@@ -433,6 +591,42 @@ static void sframe_reg_exit_frees(struct kunit *test)
 }
 
 #ifdef CONFIG_UNWIND_USER_SFRAME
+/*
+ * An mm gets at most SFRAME_MAX_DISCOVERED discovered entries; prctl()
+ * registrations do not count, and an unmap makes room again
+ */
+static void sframe_reg_discover_cap(struct kunit *test)
+{
+	struct sframe_test *t = test->priv;
+	unsigned long a = T0 + (SFRAME_MAX_DISCOVERED + 2) * PAGE_SIZE;
+	unsigned long b = a + 2 * PAGE_SIZE;
+	struct sframe_entry *e;
+	int i;
+
+	/* One registered range, and discovered ones up to one short */
+	sframe_reg_add_x(test, T0, T0 + PAGE_SIZE, SFRAME_OK, true);
+	for (i = 1; i < SFRAME_MAX_DISCOVERED; i++)
+		sframe_reg_add(test, T0 + i * PAGE_SIZE,
+			       T0 + (i + 1) * PAGE_SIZE, SFRAME_NONE);
+	sframe_reg_vma(test, a, a + PAGE_SIZE, SFRAME_REG_TEXT);
+	sframe_reg_vma(test, b, b + PAGE_SIZE, SFRAME_REG_TEXT);
+	e = sframe_discover(t->mm, a);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_EXPECT_EQ(test, atomic_read(&e->state), SFRAME_NONE);
+	sframe_entry_put(e);
+	KUNIT_EXPECT_NULL(test, sframe_discover(t->mm, b));
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->mm->sframe_entries),
+			SFRAME_MAX_DISCOVERED + 1);
+
+	sframe_vma_removed(t->mm, T0 + PAGE_SIZE, T0 + 2 * PAGE_SIZE);
+	e = sframe_discover(t->mm, b);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_EXPECT_EQ(test, e->start, b);
+	sframe_entry_put(e);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->mm->sframe_entries),
+			SFRAME_MAX_DISCOVERED + 1);
+}
+
 /*
  * The PC found in no executable mapping is not looked up again, until
  * the task execs: then it may be text of the new program.  The test
@@ -475,8 +669,11 @@ static struct kunit_case sframe_registry_cases[] = {
 	KUNIT_CASE(sframe_reg_explicit_count),
 	KUNIT_CASE(sframe_reg_get_from),
 	KUNIT_CASE(sframe_reg_find_marks_bad),
+	KUNIT_CASE(sframe_reg_image_shared),
+	KUNIT_CASE(sframe_reg_image_bad),
 	KUNIT_CASE(sframe_reg_exit_frees),
 #ifdef CONFIG_UNWIND_USER_SFRAME
+	KUNIT_CASE(sframe_reg_discover_cap),
 	KUNIT_CASE(sframe_reg_memo_exec),
 #endif
 	{}

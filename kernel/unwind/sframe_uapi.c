@@ -115,7 +115,8 @@ static int sframe_register(struct prctl_sframe *args)
 	ret = sframe_insert(mm, e);
 	if (!ret)
 		trace_sframe_register(sec.text_start, sec.text_end,
-				      sec.sframe_start, sec.sframe_end, true);
+				      sec.sframe_start, sec.sframe_end, true,
+				      false);
 unlock:
 	mmap_write_unlock(mm);
 	sframe_section_release(&sec);

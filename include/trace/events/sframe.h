@@ -7,26 +7,34 @@
 
 #include <linux/tracepoint.h>
 
-/* A section became usable for unwinding (discovered or registered) */
+/*
+ * A section became usable for unwinding: registered with prctl(),
+ * discovered, or discovered and taken from the image of its file that the
+ * check of another mapping made (shared)
+ */
 TRACE_EVENT(sframe_register,
 	    TP_PROTO(unsigned long text_start, unsigned long text_end,
 		     unsigned long sframe_start, unsigned long sframe_end,
-		     bool explicit),
-	    TP_ARGS(text_start, text_end, sframe_start, sframe_end, explicit),
+		     bool explicit, bool shared),
+	    TP_ARGS(text_start, text_end, sframe_start, sframe_end, explicit,
+		    shared),
 	    TP_STRUCT__entry(__field(unsigned long, text_start)
 			     __field(unsigned long, text_end)
 			     __field(unsigned long, sframe_start)
 			     __field(unsigned long, sframe_end)
-			     __field(bool, explicit)),
+			     __field(bool, explicit)
+			     __field(bool, shared)),
 	    TP_fast_assign(__entry->text_start = text_start;
 			   __entry->text_end = text_end;
 			   __entry->sframe_start = sframe_start;
 			   __entry->sframe_end = sframe_end;
-			   __entry->explicit = explicit;),
+			   __entry->explicit = explicit;
+			   __entry->shared = shared;),
 	    TP_printk("text=%lx-%lx sframe=%lx-%lx %s",
 		      __entry->text_start, __entry->text_end,
 		      __entry->sframe_start, __entry->sframe_end,
-		      __entry->explicit ? "registered" : "discovered")
+		      __entry->explicit ? "registered" :
+		      __entry->shared ? "shared" : "discovered")
 );
 
 /* A text range was dropped from the registry */

@@ -144,6 +144,20 @@ static inline void spin_unlock(spinlock_t *l)
 	__atomic_store_n(&l->val.counter, 0, __ATOMIC_RELEASE);
 }
 
+#define DEFINE_SPINLOCK(l)	spinlock_t l = { { 0 } }
+#define spin_lock_irqsave(l, f)	do { (f) = 0; spin_lock(l); } while (0)
+#define spin_unlock_irqrestore(l, f)	do { (void)(f); spin_unlock(l); } while (0)
+
+static inline bool refcount_dec_and_lock_irqsave(refcount_t *r, spinlock_t *l,
+						 unsigned long *flags)
+{
+	spin_lock_irqsave(l, *flags);
+	if (refcount_dec_and_test(r))
+		return true;
+	spin_unlock_irqrestore(l, *flags);
+	return false;
+}
+
 /* <linux/percpu.h>: CPU n's copy at n * SIM_PCPU_STRIDE; set sim_cpu */
 #define SIM_NR_CPUS		8
 #define SIM_PCPU_STRIDE		256
@@ -216,6 +230,38 @@ static inline u32 hash_64(u64 val, unsigned int bits)
 }
 
 #define hash_long(val, bits)	hash_64(val, bits)
+#define hash_ptr(ptr, bits)	hash_64((unsigned long)(ptr), bits)
+
+/* <linux/types.h> and <linux/hashtable.h>: what sframe_image.c uses */
+struct hlist_node { struct hlist_node *next, **pprev; };
+struct hlist_head { struct hlist_node *first; };
+
+#define DEFINE_HASHTABLE(name, bits)	struct hlist_head name[1 << (bits)]
+#define HASH_BITS(name)			ilog2(sizeof(name) / sizeof((name)[0]))
+
+static inline void sim_hlist_add_head(struct hlist_node *n,
+				      struct hlist_head *h)
+{
+	n->next = h->first;
+	if (h->first)
+		h->first->pprev = &n->next;
+	h->first = n;
+	n->pprev = &h->first;
+}
+
+static inline void hash_del(struct hlist_node *n)
+{
+	*n->pprev = n->next;
+	if (n->next)
+		n->next->pprev = n->pprev;
+}
+
+#define hash_add(t, n, key) \
+	sim_hlist_add_head(n, &(t)[hash_64(key, HASH_BITS(t))])
+#define hash_for_each_possible(t, obj, member, key)			\
+	for (struct hlist_node *__n = (t)[hash_64(key, HASH_BITS(t))].first; \
+	     __n && ((obj) = container_of(__n, __typeof__(*(obj)), member)); \
+	     __n = __n->next)
 
 /* <linux/log2.h> */
 #define ilog2(n)		(63 - __builtin_clzll(n))
@@ -256,6 +302,26 @@ static inline void call_rcu(struct rcu_head *head,
 
 /* <linux/fs.h>, <linux/file.h> */
 struct file { int f_count; };
+
+/* <linux/time64.h>, <linux/fs.h>: what sframe_image.c reads of an inode */
+struct timespec64 { long long tv_sec; long tv_nsec; };
+struct inode { struct timespec64 mtime; long long i_size; };
+
+static inline struct timespec64 inode_get_mtime(const struct inode *inode)
+{
+	return inode->mtime;
+}
+
+static inline long long i_size_read(const struct inode *inode)
+{
+	return inode->i_size;
+}
+
+static inline int timespec64_equal(const struct timespec64 *a,
+				   const struct timespec64 *b)
+{
+	return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
+}
 
 static inline struct file *get_file(struct file *f)
 {
@@ -350,6 +416,7 @@ struct vm_area_struct {
 
 struct mm_struct {
 	struct maple_tree	sframe_mt;
+	atomic_t		sframe_entries;
 	atomic_t		sframe_explicit;
 };
 
