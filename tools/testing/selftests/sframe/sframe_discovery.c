@@ -693,6 +693,54 @@ TEST_F(disc, unreadable_section_backs_off)
 	EXPECT_STREQ("ok", p.state);
 }
 
+/*
+ * A process that wrote its private copy of a file's section (made its
+ * pages writable and cleared the header's "FDEs sorted" flag, as a
+ * hostile process may) has that copy checked on its own: corrupt for its
+ * mapping, and not for another mapping of the same file, whose check
+ * reads the file's pages and which unwinds exactly.  Were what the first
+ * check found kept for the file, the second mapping would be corrupt too.
+ */
+TEST_F(disc, written_section_not_shared)
+{
+	const Elf64_Phdr *sf = img_phdr_type(&self->a, PT_GNU_SFRAME);
+	unsigned long page = getpagesize(), lo, hi;
+	size_t span = img_span(&self->a);
+	unsigned char *second;
+	struct proc_entry p;
+	struct chain c;
+	struct obj o, o2;
+	int ret;
+
+	file_put_img(_metadata, self->fd, &self->a, 0, NULL);
+	map_copy(_metadata, self->fd, self->region, &o, &self->a, 0);
+	lo = (unsigned long)o.base + (sf->p_vaddr & ~(page - 1));
+	hi = ((unsigned long)o.base + sf->p_vaddr + sf->p_memsz + page - 1) &
+	     ~(page - 1);
+	/* (arm64's libraries may hold both in one page) */
+	if (hi > o.text_start && lo < o.text_end)
+		SKIP(return, "the section shares a page with the text");
+	ASSERT_EQ(0, mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE));
+	/* The preamble's flags byte, after the magic and the version */
+	o.base[sf->p_vaddr + 3] &= ~1;
+	ASSERT_EQ(0, mprotect((void *)lo, hi - lo, PROT_READ));
+
+	via_target = (dl_call_fn)(o.base + img_sym(o.im, "dl_call"));
+	ret = sample(via, 1, &c);
+	ASSERT_EQ(0, ret) TH_LOG(NO_SAMPLE_MSG, ret);
+	ASSERT_EQ(0, proc_entry(o.text_start, &p));
+	TH_LOG("%s", p.line);
+	EXPECT_STREQ("bad", p.state);
+
+	/* The same file, mapped again in a region of its own */
+	second = mmap(NULL, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		      0);
+	ASSERT_NE(MAP_FAILED, second);
+	map_copy(_metadata, self->fd, second, &o2, &self->a, 0);
+	expect_usable(_metadata, &o2, self->path, &self->dl[0]);
+	munmap(second, span);
+}
+
 /* Pages before an embedded object, beginning like a zip archive (APK) */
 #define EMBED_PAGES	3
 

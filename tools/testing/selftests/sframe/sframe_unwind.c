@@ -831,10 +831,82 @@ TEST(tracepoints)
 	snprintf(want, sizeof(want), "sframe_register: text=%lx-%lx sframe=",
 		 ts, te);
 	EXPECT_NE(NULL, strstr(trace, want));
-	EXPECT_NE(NULL, strstr(trace, " discovered"));
+	/* Or shared, if another process maps the library */
+	EXPECT_TRUE(strstr(trace, " discovered") || strstr(trace, " shared"));
 	snprintf(want, sizeof(want), "sframe_unregister: text=%lx-%lx", ts, te);
 	EXPECT_NE(NULL, strstr(trace, want));
 	free(trace);
+}
+
+/*
+ * The line of @trace that starts with @want, as "how" it was registered
+ * (its last word) in @how; -1 if there is none
+ */
+static int trace_how(const char *trace, const char *want, char *how,
+		     size_t len)
+{
+	const char *p = strstr(trace, want), *end, *word;
+
+	if (!p)
+		return -1;
+	end = strchrnul(p, '\n');
+	for (word = end; word > p && word[-1] != ' '; word--)
+		;
+	snprintf(how, len, "%.*s", (int)(end - word), word);
+	return 0;
+}
+
+/*
+ * A library mapped by two processes: the second one's mapping takes the
+ * image of the section that the check of the first one's made (its
+ * sframe_register event says "shared"), at its own address, and unwinds
+ * through it exactly
+ */
+TEST(library_image_shared)
+{
+	static const char * const exp[] = { "sft_leaf", "dl_inner", "dl_call",
+					    "sft_dl", "sample", NULL };
+	char line[PATH_MAX + 256], want[128], how[32], *trace, ok = 0;
+	int ready[2], done[2], n;
+	unsigned long ts, te;
+	struct chain c;
+	pid_t pid;
+	void *h;
+
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(done));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		h = dl_sample(_metadata, "libsft_a.so", &c);
+		ok = h && !chain_check(_metadata, &c, exp, true) ? 'y' : 'n';
+		if (write(ready[1], &ok, 1) != 1 || read(done[0], &ok, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	ASSERT_EQ(1, read(ready[0], &ok, 1));
+	ASSERT_EQ('y', ok) TH_LOG("the first process's chain");
+
+	ASSERT_EQ(0, trace_start("sframe_register"));
+	h = dl_sample(_metadata, "libsft_a.so", &c);
+	trace = trace_stop();
+	ASSERT_EQ(1, write(done[1], "x", 1));
+	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
+	ASSERT_NE(NULL, h);
+	ASSERT_NE(NULL, trace);
+	ASSERT_EQ(0, chain_check(_metadata, &c, exp, true));
+	ASSERT_EQ(0, proc_line("/libsft_a.so", line, sizeof(line)));
+	TH_LOG("%s", line);
+	n = sscanf(line, "%lx-%lx", &ts, &te);
+	ASSERT_EQ(2, n);
+	EXPECT_NE(NULL, strstr(line, " ok "));
+	snprintf(want, sizeof(want), "sframe_register: text=%lx-%lx sframe=",
+		 ts, te);
+	ASSERT_EQ(0, trace_how(trace, want, how, sizeof(how)))
+		TH_LOG("no sframe_register event for %lx-%lx", ts, te);
+	EXPECT_STREQ("shared", how);
+	free(trace);
+	dlclose(h);
 }
 #endif /* !SFT_STATIC */
 
