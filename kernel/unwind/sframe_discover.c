@@ -458,7 +458,9 @@ unlock:
  * Context: Process context, may sleep; no mmap_lock held (the section is
  * read, and may be faulted in).
  * Return: as sframe_section_init() and sframe_validate(); -EBADMSG with
- * SFRAME_R_OTHER_ABI for another architecture's section.
+ * SFRAME_R_OTHER_ABI for another architecture's section; -ENOMEM for a
+ * section that is usable, but without the index it should have (no
+ * memory for it).
  */
 int sframe_check(struct sframe_section *sec, enum sframe_reason *reason)
 {
@@ -518,7 +520,8 @@ static void sframe_resolve_failed(struct sframe_entry *e)
  * Does current's mm show the section of @sec as @e's file has it at
  * @obj->sframe_off: mapped from that file at those offsets, by at most
  * SFRAME_MAX_CLEAN_VMAS VMAs, none of which has private pages (an
- * anon_vma: pages that a write, or ptrace writing through a COW, made)?
+ * anon_vma: pages that a write, or ptrace writing through a COW, made)
+ * or may write the file (a shared writable mapping)?
  * Then what the section's check reads is the file's, and may be shared.
  * Called with the mmap_lock held for reading.
  */
@@ -534,6 +537,8 @@ static bool sframe_section_clean(struct sframe_entry *e,
 	for_each_vma_range(vmi, vma, sec->sframe_end) {
 		if (vma->vm_start > addr || ++n > SFRAME_MAX_CLEAN_VMAS ||
 		    !vma->vm_file ||
+		    (vma->vm_flags & (VM_SHARED | VM_MAYWRITE)) ==
+		    (VM_SHARED | VM_MAYWRITE) ||
 		    file_inode(vma->vm_file) != file_inode(e->file) ||
 		    READ_ONCE(vma->anon_vma) ||
 		    ((loff_t)vma->vm_pgoff << PAGE_SHIFT) + (addr - vma->vm_start) !=
@@ -568,9 +573,9 @@ static bool sframe_clean_begin(struct sframe_entry *e,
 
 /*
  * After the check: no VMA of the mm changed since sframe_clean_begin()
- * (which takes the mmap_lock for writing, and so changes the count), and
- * none of those that map the section got private pages (which only needs
- * it for reading): what the check read was the file's
+ * (a change takes the mmap_lock for writing, and so changes the count),
+ * and none of those that map the section got private pages (which only
+ * needs it for reading): what the check read was the file's
  */
 static bool sframe_clean_end(struct sframe_entry *e,
 			     const struct sframe_section *sec,
@@ -620,10 +625,12 @@ static void sframe_resolve_file(struct sframe_entry *e,
 				const struct sframe_elf_obj *obj)
 {
 	const struct inode *inode = file_inode(e->file);
-	struct sframe_image *img;
 	enum sframe_reason reason = SFRAME_R_NONE;
-	unsigned int seq;
+	struct timespec64 mtime;
+	struct sframe_image *img;
+	unsigned int seq = 0;
 	bool clean;
+	loff_t size;
 	int ret;
 
 	img = sframe_image_get(inode, obj->off, sec);
@@ -632,14 +639,26 @@ static void sframe_resolve_file(struct sframe_entry *e,
 		sframe_resolved(e, img, sec, img->state, img->reason, true);
 		return;
 	}
-	clean = sframe_clean_begin(e, sec, obj, &seq);
+	/* The version of the file that the check reads, and no writer */
+	mtime = inode_get_mtime(inode);
+	size = i_size_read(inode);
+	clean = !inode_is_open_for_write(inode) &&
+		sframe_clean_begin(e, sec, obj, &seq);
 	ret = sframe_check(sec, &reason);
+	/*
+	 * Usable without its index: for this mapping only, not as what the
+	 * file gives (one process short of memory must not slow others)
+	 */
+	if (ret == -ENOMEM) {
+		clean = false;
+		ret = 0;
+	}
 	if (ret && ret != -EBADMSG) {
 		sframe_resolve_failed(e);
 		return;
 	}
 	if (clean && sframe_clean_end(e, sec, obj, seq))
-		img = sframe_image_add(inode, obj->off, sec,
+		img = sframe_image_add(inode, obj->off, &mtime, size, sec,
 				       ret ? SFRAME_BAD : SFRAME_OK, reason);
 	if (img) {
 		/* The image's section: ours, or another task's */
@@ -700,6 +719,8 @@ void sframe_resolve(struct sframe_entry *e)
 		return;
 	}
 	ret = sframe_check(&sec, &reason);
+	if (ret == -ENOMEM)
+		ret = 0;	/* usable without its index */
 	if (ret && ret != -EBADMSG) {
 		sframe_resolve_failed(e);
 		return;

@@ -23,7 +23,7 @@
  * its program headers.  An image is only made from a section that the
  * mapping shows as the file has it: read from the file's own pages, not
  * from copies that the process may have written (see
- * sframe_image_clean()), so that no process can make another process's
+ * sframe_section_clean()), so that no process can make another process's
  * unwinding of the same file worse.  A section read from written memory
  * gets an entry of its own, as before.  The index is a search hint that
  * every lookup checks against what it reads, so even a file changed after
@@ -67,19 +67,19 @@ static u32 sframe_image_hash(const struct inode *inode, loff_t off)
 }
 
 /*
- * Whether @img is the image of the object at file offset @off of @inode
- * with the ranges of @sec, at addresses relative to @sec->text_start
+ * Whether @img is the image of the object at file offset @off of @inode,
+ * as modified at @mtime with @size bytes, with the ranges of @sec, at
+ * addresses relative to @sec->text_start
  */
 static bool sframe_image_match(const struct sframe_image *img,
 			       const struct inode *inode, loff_t off,
+			       const struct timespec64 *mtime, loff_t size,
 			       const struct sframe_section *sec)
 {
-	struct timespec64 mtime = inode_get_mtime(inode);
 	unsigned long base = sec->text_start;
 
 	return img->inode == inode && img->off == off &&
-	       timespec64_equal(&img->mtime, &mtime) &&
-	       img->size == i_size_read(inode) &&
+	       timespec64_equal(&img->mtime, mtime) && img->size == size &&
 	       img->sec.sframe_start == sec->sframe_start - base &&
 	       img->sec.sframe_end == sec->sframe_end - base &&
 	       img->sec.text_end == sec->text_end - base;
@@ -88,13 +88,15 @@ static bool sframe_image_match(const struct sframe_image *img,
 /* Under the lock: the image, referenced, or NULL */
 static struct sframe_image *sframe_image_lookup(const struct inode *inode,
 						loff_t off,
+						const struct timespec64 *mtime,
+						loff_t size,
 						const struct sframe_section *sec)
 {
 	struct sframe_image *img;
 
 	hash_for_each_possible(sframe_images, img, node,
 			       sframe_image_hash(inode, off))
-		if (sframe_image_match(img, inode, off, sec) &&
+		if (sframe_image_match(img, inode, off, mtime, size, sec) &&
 		    refcount_inc_not_zero(&img->ref))
 			return img;
 	return NULL;
@@ -113,11 +115,13 @@ static struct sframe_image *sframe_image_lookup(const struct inode *inode,
 struct sframe_image *sframe_image_get(const struct inode *inode, loff_t off,
 				      const struct sframe_section *sec)
 {
+	struct timespec64 mtime = inode_get_mtime(inode);
+	loff_t size = i_size_read(inode);
 	struct sframe_image *img;
 	unsigned long flags;
 
 	spin_lock_irqsave(&sframe_images_lock, flags);
-	img = sframe_image_lookup(inode, off, sec);
+	img = sframe_image_lookup(inode, off, &mtime, size, sec);
 	spin_unlock_irqrestore(&sframe_images_lock, flags);
 	return img;
 }
@@ -126,6 +130,8 @@ struct sframe_image *sframe_image_get(const struct inode *inode, loff_t off,
  * sframe_image_add() - keep what a section's check gave, for other mappings
  * @inode:	the inode of the file that holds the object
  * @off:	the file offset of the ELF object
+ * @mtime:	the file's modification time before the check
+ * @size:	its size then
  * @sec:	the section, checked by sframe_check(); the image takes a
  *		reference to its index
  * @state:	SFRAME_OK, or SFRAME_BAD if the check found it corrupt
@@ -133,17 +139,24 @@ struct sframe_image *sframe_image_get(const struct inode *inode, loff_t off,
  *
  * If another task made an image of the same object meanwhile, that one is
  * returned instead: its caller then uses it as if found by
- * sframe_image_get().
+ * sframe_image_get().  A file modified since @mtime (or of another size)
+ * gets none: the check may have read some of both versions.
  *
  * Context: Task context, may sleep.
- * Return: the image, referenced, or NULL without memory.
+ * Return: the image, referenced, or NULL (the file changed, or no memory).
  */
 struct sframe_image *sframe_image_add(const struct inode *inode, loff_t off,
+				      const struct timespec64 *mtime,
+				      loff_t size,
 				      const struct sframe_section *sec,
 				      int state, enum sframe_reason reason)
 {
+	struct timespec64 now_mtime = inode_get_mtime(inode);
 	unsigned long base = sec->text_start, flags;
 	struct sframe_image *img, *old;
+
+	if (!timespec64_equal(&now_mtime, mtime) || i_size_read(inode) != size)
+		return NULL;
 
 	img = kzalloc_obj(*img, GFP_KERNEL_ACCOUNT);
 	if (!img)
@@ -151,8 +164,8 @@ struct sframe_image *sframe_image_add(const struct inode *inode, loff_t off,
 	refcount_set(&img->ref, 1);
 	img->inode = inode;
 	img->off = off;
-	img->mtime = inode_get_mtime(inode);
-	img->size = i_size_read(inode);
+	img->mtime = *mtime;
+	img->size = size;
 	img->state = state;
 	img->reason = reason;
 	img->sec = *sec;
@@ -169,7 +182,7 @@ struct sframe_image *sframe_image_add(const struct inode *inode, loff_t off,
 		refcount_inc(&img->sec.fde_index->ref);
 
 	spin_lock_irqsave(&sframe_images_lock, flags);
-	old = sframe_image_lookup(inode, off, sec);
+	old = sframe_image_lookup(inode, off, mtime, size, sec);
 	if (!old) {
 		hash_add(sframe_images, &img->node,
 			 sframe_image_hash(inode, off));

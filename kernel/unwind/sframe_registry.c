@@ -18,8 +18,8 @@
  * orders the writers.  Readers (the unwinder, /proc/<pid>/sframe) look
  * entries up under RCU and take a reference if they need the entry
  * longer; the non-faultable unwinder stays inside the RCU read-side
- * section.  An entry and the reference it holds on its file are released
- * after a grace period.
+ * section.  The last reference to an entry drops its file and its image
+ * at once, and frees the entry after a grace period.
  */
 
 #define pr_fmt(fmt) "sframe: " fmt

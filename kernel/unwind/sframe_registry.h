@@ -164,6 +164,8 @@ int sframe_check(struct sframe_section *sec, enum sframe_reason *reason);
 struct sframe_image *sframe_image_get(const struct inode *inode, loff_t off,
 				      const struct sframe_section *sec);
 struct sframe_image *sframe_image_add(const struct inode *inode, loff_t off,
+				      const struct timespec64 *mtime,
+				      loff_t size,
 				      const struct sframe_section *sec,
 				      int state, enum sframe_reason reason);
 void sframe_image_section(const struct sframe_image *img,

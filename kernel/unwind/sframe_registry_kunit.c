@@ -422,6 +422,9 @@ static void sframe_reg_find_marks_bad(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&e->failures), 2L);
 }
 
+/* The modification time of the zeroed inodes of the image tests */
+static const struct timespec64 mtime0;
+
 /* The file of the image tests: an inode of its own, zeroed */
 static struct inode *sframe_reg_inode(struct kunit *test)
 {
@@ -465,7 +468,7 @@ static void sframe_reg_image_shared(struct kunit *test)
 	sframe_reg_image_sec(&a, T0);
 	index = sframe_reg_index(test);
 	a.fde_index = index;
-	img = sframe_image_add(inode, 0, &a, SFRAME_OK,
+	img = sframe_image_add(inode, 0, &mtime0, 0, &a, SFRAME_OK,
 			       SFRAME_R_NONE);
 	KUNIT_ASSERT_NOT_NULL(test, img);
 	KUNIT_EXPECT_EQ(test, sframe_images_count(), nr + 1);
@@ -515,13 +518,18 @@ static void sframe_reg_image_shared(struct kunit *test)
 	i_size_write(inode, 0);
 
 	/* A second add of the object gives the image there is */
-	again = sframe_image_add(inode, 0, &b, SFRAME_OK,
+	again = sframe_image_add(inode, 0, &mtime0, 0, &b, SFRAME_OK,
 				 SFRAME_R_NONE);
 	KUNIT_EXPECT_PTR_EQ(test, again, img);
 	KUNIT_EXPECT_EQ(test, refcount_read(&img->ref), 3U);
 	KUNIT_EXPECT_EQ(test, refcount_read(&index->ref), 3U);
 	KUNIT_EXPECT_EQ(test, sframe_images_count(), nr + 1);
 	sframe_image_put(again);
+	/* A file written while its section was checked gets no image */
+	inode_set_mtime(inode, 1, 0);
+	KUNIT_EXPECT_NULL(test, sframe_image_add(inode, 0, &mtime0, 0, &b,
+						 SFRAME_OK, SFRAME_R_NONE));
+	inode_set_mtime(inode, 0, 0);
 
 	/* Entries in both mms take the references over */
 	ea = sframe_entry_alloc(NULL, T0, T0 + 0x8000, 0);
@@ -564,7 +572,7 @@ static void sframe_reg_image_bad(struct kunit *test)
 	struct sframe_section a;
 
 	sframe_reg_image_sec(&a, T0);
-	img = sframe_image_add(inode, PAGE_SIZE, &a, SFRAME_BAD,
+	img = sframe_image_add(inode, PAGE_SIZE, &mtime0, 0, &a, SFRAME_BAD,
 			       SFRAME_R_FDES_NOT_SORTED);
 	KUNIT_ASSERT_NOT_NULL(test, img);
 	again = sframe_image_get(inode, PAGE_SIZE, &a);

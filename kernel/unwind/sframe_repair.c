@@ -116,8 +116,12 @@ static void sframe_repair_work(struct callback_head *head)
 	for (i = 0; i < nr; i++) {
 		if (!sframe_user_find(pc[i], &rule, &cache, false))
 			repaired = true;
-		/* Not text: do not ask again for the same stack word */
-		if (!mtree_load(&current->mm->sframe_mt, pc[i]))
+		/*
+		 * Not text: do not ask again for the same stack word.  Text
+		 * that has no entry (past SFRAME_MAX_DISCOVERED) is text.
+		 */
+		if (!mtree_load(&current->mm->sframe_mt, pc[i]) &&
+		    !sframe_user_text(pc[i], false))
 			sframe_repair_none(pc[i]);
 	}
 	sframe_user_release(&cache);

@@ -80,6 +80,8 @@ static int sframe_register(struct prctl_sframe *args)
 	 * before taking the mmap_lock
 	 */
 	ret = sframe_check(&sec, &reason);
+	if (ret == -ENOMEM)
+		ret = 0;	/* usable without its index */
 	if (ret)
 		return ret == -EBADMSG ? -EINVAL : ret;
 

@@ -1557,9 +1557,10 @@ static int sframe_index_span(const struct sframe_section *sec,
  * whole table.  Drop the reference with sframe_index_put().
  *
  * Context: Process context, may sleep.
- * Return: 0, with or without an index; as sframe_index_build() if it
- * failed: -EBADMSG for an unsorted table, -EFAULT if it could not be
- * read.
+ * Return: 0, with or without an index; -ENOMEM if the section wants one
+ * and there was no memory for it (the section is usable without); as
+ * sframe_index_build() if it failed: -EBADMSG for an unsorted table,
+ * -EFAULT if it could not be read.
  */
 int sframe_index_attach(struct sframe_section *sec, enum sframe_reason *reason)
 {
@@ -1591,7 +1592,7 @@ int sframe_index_attach(struct sframe_section *sec, enum sframe_reason *reason)
 	index = kvmalloc(struct_size(index, from, blocks),
 			 GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!index)
-		return 0;
+		return -ENOMEM;
 	refcount_set(&index->ref, 1);
 	index->nr = blocks;
 	index->base_off = base - sec->text_start;
@@ -1613,7 +1614,8 @@ int sframe_index_attach(struct sframe_section *sec, enum sframe_reason *reason)
  *
  * The last reference frees it.
  *
- * Context: Process context, or an RCU callback.
+ * Context: Any context but NMI (kvfree() defers a vfree() from an
+ * interrupt or an RCU callback).
  */
 void sframe_index_put(struct sframe_fde_index *index)
 {
