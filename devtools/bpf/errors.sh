@@ -43,6 +43,7 @@ check "-a and a command" 2 "$usage" "$prof" -a -- true
 check "-p and a command" 2 "$usage" "$prof" -p 1 -- true
 check "bad rate" 1 "sframe-profile: -F needs a positive rate" "$prof" -F 0 -- true
 check "bad duration" 1 "sframe-profile: -d needs a positive number of seconds" "$prof" -d 0
+check "bad stack storage size" 1 "sframe-profile: --stack-storage-size needs a number of stacks, 1 to 16777216" "$prof" --stack-storage-size 0 -- true
 check "-U and -K" 2 "$usage" "$prof" -U -K -a
 check "bad PID list" 1 "sframe-profile: -p needs process IDs, comma-separated: '1,x'" \
 	"$prof" --in-event -p 1,x

@@ -153,6 +153,15 @@ if [ -s "$out/bpf-fork.txt" ] && ! grep -q '^forked-done$' "$out/bpf-fork.txt" &
 else
 	tap FAIL "bpf: sframe-profile -o FILE: the samples and the command's output are mixed up (build/vm/bpf-fork.txt, bpf-fork.stdout)"
 fi
+# The bound on distinct stacks, when hit, is reported, and holds
+if grep -q "samples dropped: more than 4 distinct stacks" "$out/bpf-bound.err" 2>/dev/null &&
+   [ "$(grep -c '^$' "$out/bpf-bound.txt")" -gt 4 ] &&
+   [ "$(awk 'BEGIN { RS = "" } { gsub(/\n/, " "); print }' "$out/bpf-bound.txt" | sort -u | wc -l)" -le 4 ]; then
+	tap OK "bpf: sframe-profile --stack-storage-size 4: at most 4 stacks, the rest reported dropped"
+else
+	tap FAIL "bpf: sframe-profile --stack-storage-size 4: $(tail -n2 "$out/bpf-bound.err" 2>/dev/null | tr '\n' ' ') (build/vm/bpf-bound.txt)"
+fi
+
 # sframe-profile's clear errors, on the host (no root, no BTF, no kfunc)
 while IFS= read -r l; do
 	case $l in

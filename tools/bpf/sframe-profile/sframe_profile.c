@@ -60,7 +60,9 @@ static const char usage[] =
 "\n"
 "\t<hex ip> <symbol>+<hex offset> (<object path>)\n"
 "\n"
-"Kernel frames come first, as ([kernel.kallsyms]).\n"
+"Kernel frames come first, as ([kernel.kallsyms]).  Samples are kept by\n"
+"distinct stack, so the samples of one stack come out together, in the\n"
+"order in which their stacks were first seen.\n"
 "\n"
 "  -a, --all-cpus    every process but sframe-profile itself\n"
 "  -p, --pid PIDS    the processes PIDS, comma-separated (repeatable)\n"
@@ -78,6 +80,9 @@ static const char usage[] =
 "  -f, --folded      print folded stacks (comm;outermost;...;innermost\n"
 "                    COUNT) for flame graphs instead of samples\n"
 "  -o FILE           write the output to FILE\n"
+"  --stack-storage-size N\n"
+"                    keep at most N distinct stacks (default 16384); the\n"
+"                    samples of further ones are counted as dropped\n"
 "  --version         print the version\n"
 "  -h, --help        this text\n"
 "\n"
@@ -112,83 +117,263 @@ static void warn(const char *fmt, ...)
 	va_end(ap);
 }
 
-/* ---- what the ring buffers deliver ---- */
+/* ---- what the ring buffers deliver, kept by distinct stack ---- */
 
-struct stack {
-	__u64 cookie;
-	__u32 nr;
-	int snap;		/* the reading of its process's mappings */
-	__u64 *ips;
+/*
+ * A distinct stack: of one process and one reading of its mappings, one
+ * thread name, its kernel frames then its user frames, and the number of
+ * samples that had it.  What is kept grows with these, not with the
+ * samples: at most stack_max (--stack-storage-size); a sample with a new
+ * stack past them is counted as dropped.
+ */
+struct agg {
+	struct agg *next;	/* in its hash bucket */
+	unsigned long count;
+	__u64 hash;
+	pid_t pid;
+	int snap;
+	char comm[16];
+	__u32 knr;
+	__u32 unr;
+	__u64 ips[];		/* @knr kernel frames, then @unr user frames */
 };
 
-static struct sp_sample *samples;
-static int *sample_snap;	/* the reading of its process's mappings */
-static size_t nsamples, samples_cap;
-static struct stack *stacks;
-static size_t nstacks, stacks_cap;
+#define SP_AGG_BUCKETS	65536
+#define SP_STACK_MAX	16384	/* default of --stack-storage-size */
+
+static struct agg *agg_bucket[SP_AGG_BUCKETS];
+static struct agg **aggs;	/* in the order of their first sample */
+static size_t naggs, stack_max = SP_STACK_MAX;
+
+/* What the samples gave */
+static size_t nsamples, complete, missing, failed, unmatched;
+static unsigned long dropped;
+static int first_err;
 static __u64 stacks_lost;
+
+/* FNV-1a over @len bytes at @p, from @h */
+static __u64 hash_bytes(__u64 h, const void *p, size_t len)
+{
+	const unsigned char *b = p;
+
+	while (len--)
+		h = (h ^ *b++) * 0x100000001b3ULL;
+	return h;
+}
+
+/*
+ * Count a sample of @pid (thread @comm) with the kernel frames @kips and
+ * the user frames @uips, symbolized with reading @snap of its mappings
+ */
+static void agg_add(pid_t pid, int snap, const char *comm, const __u64 *kips,
+		    __u32 knr, const __u64 *uips, __u32 unr)
+{
+	__u64 h = 0xcbf29ce484222325ULL;
+	struct agg **b, *a;
+
+	nsamples++;
+	if (unr)
+		complete++;
+	else
+		missing++;
+	h = hash_bytes(h, &pid, sizeof(pid));
+	h = hash_bytes(h, &snap, sizeof(snap));
+	h = hash_bytes(h, comm, 16);
+	h = hash_bytes(h, &knr, sizeof(knr));
+	h = hash_bytes(h, kips, knr * 8);
+	h = hash_bytes(h, uips, unr * 8);
+	b = &agg_bucket[h % SP_AGG_BUCKETS];
+	for (a = *b; a; a = a->next)
+		if (a->hash == h && a->pid == pid && a->snap == snap &&
+		    a->knr == knr && a->unr == unr &&
+		    !memcmp(a->comm, comm, 16) &&
+		    !memcmp(a->ips, kips, knr * 8) &&
+		    !memcmp(a->ips + knr, uips, unr * 8)) {
+			a->count++;
+			return;
+		}
+	if (naggs == stack_max) {
+		dropped++;
+		return;
+	}
+	a = malloc(sizeof(*a) + (knr + unr) * 8);
+	if (!a)
+		die("out of memory");
+	if (!naggs)
+		aggs = calloc(stack_max, sizeof(*aggs));
+	if (!aggs)
+		die("out of memory");
+	a->count = 1;
+	a->hash = h;
+	a->pid = pid;
+	a->snap = snap;
+	memcpy(a->comm, comm, 16);
+	a->knr = knr;
+	a->unr = unr;
+	memcpy(a->ips, kips, knr * 8);
+	memcpy(a->ips + knr, uips, unr * 8);
+	a->next = *b;
+	*b = a;
+	aggs[naggs++] = a;
+}
+
+/*
+ * Samples waiting for their deferred user stack, which the task's return
+ * to user space delivers with the sample's cookie: at most SP_PENDING; a
+ * sample still waiting when SP_PENDING newer ones came (its task exited
+ * or exec'd) is counted without a user stack, as not delivered.
+ */
+struct pending {
+	struct pending *next;	/* in its cookie's bucket */
+	bool used;
+	__u64 cookie;
+	pid_t pid;
+	char comm[16];
+	__u32 knr;
+	__u64 kstack[SP_KSTACK];
+};
+
+#define SP_PENDING	16384
+#define SP_PENDING_BUCKETS	4096
+
+static struct pending *pend;
+static struct pending *pend_bucket[SP_PENDING_BUCKETS];
+static size_t pend_next;
+
+/*
+ * The last SP_EARLY deferred stacks: for the samples of their cookie read
+ * after them (the two ring buffers are read in no set order)
+ */
+struct early {
+	bool used;
+	__u64 cookie;
+	pid_t pid;
+	int snap;
+	__u32 nr;
+	__u64 ips[SP_USTACK];
+};
+
+#define SP_EARLY	256
+
+static struct early *early;
+static size_t early_next;
 
 static int proc_snap(pid_t pid, const __u64 *ips, unsigned int n);
 static bool user_stacks = true;
+static bool deferred_stacks = true;
+
+static void pend_unlink(struct pending *p)
+{
+	struct pending **q = &pend_bucket[p->cookie % SP_PENDING_BUCKETS];
+
+	while (*q != p)
+		q = &(*q)->next;
+	*q = p->next;
+	p->used = false;
+}
+
+/* Count @p without a user stack: its task never returned to user space */
+static void pend_expire(struct pending *p)
+{
+	unmatched++;
+	agg_add(p->pid, proc_snap(p->pid, NULL, 0), p->comm, p->kstack,
+		p->knr, NULL, 0);
+	pend_unlink(p);
+}
+
+static void pend_add(const struct sp_sample *s, __u32 knr)
+{
+	struct pending *p;
+	size_t i;
+
+	for (i = 0; i < SP_EARLY; i++)
+		if (early[i].used && early[i].cookie == s->cookie) {
+			agg_add(s->pid, early[i].snap, s->comm, s->kstack, knr,
+				early[i].ips, early[i].nr);
+			return;
+		}
+	p = &pend[pend_next++ % SP_PENDING];
+	if (p->used)
+		pend_expire(p);
+	p->used = true;
+	p->cookie = s->cookie;
+	p->pid = s->pid;
+	memcpy(p->comm, s->comm, 16);
+	p->knr = knr;
+	memcpy(p->kstack, s->kstack, knr * 8);
+	p->next = pend_bucket[p->cookie % SP_PENDING_BUCKETS];
+	pend_bucket[p->cookie % SP_PENDING_BUCKETS] = p;
+}
 
 static int on_sample(void *ctx, void *data, size_t size)
 {
-	struct sp_sample *s;
+	const struct sp_sample *s = data;
+	__u32 knr, unr;
 
 	if (size < sizeof(struct sp_sample))
 		return 0;
-	if (nsamples == samples_cap) {
-		samples_cap = samples_cap ? 2 * samples_cap : 4096;
-		samples = realloc(samples, samples_cap * sizeof(*samples));
-		sample_snap = realloc(sample_snap,
-				      samples_cap * sizeof(*sample_snap));
-		if (!samples || !sample_snap)
-			die("out of memory");
+	knr = s->knr > 0 ? s->knr / 8 : 0;
+	unr = s->unr > 0 ? s->unr / 8 : 0;
+	if (!user_stacks || s->kthread) {
+		agg_add(s->pid, proc_snap(s->pid, NULL, 0), s->comm,
+			s->kstack, knr, NULL, 0);
+		return 0;
 	}
-	s = memcpy(&samples[nsamples], data, sizeof(struct sp_sample));
-	sample_snap[nsamples++] = s->unr > 0 ?
-				  proc_snap(s->pid, s->ustack, s->unr / 8) :
-				  proc_snap(s->pid, NULL, 0);
+	if (!deferred_stacks) {
+		agg_add(s->pid, proc_snap(s->pid, s->ustack, unr), s->comm,
+			s->kstack, knr, s->ustack, unr);
+		return 0;
+	}
+	if (s->defer_ret) {
+		failed++;
+		first_err = first_err ?: s->defer_ret;
+		agg_add(s->pid, proc_snap(s->pid, NULL, 0), s->comm,
+			s->kstack, knr, NULL, 0);
+		return 0;
+	}
+	pend_add(s, knr);
 	return 0;
 }
 
 static int on_stack(void *ctx, void *data, size_t size)
 {
 	const struct sp_record *r = data;
-	struct stack *s;
+	struct pending *p, *next;
+	struct early *e;
+	__u32 nr;
+	int snap;
 
 	if (size < sizeof(*r) || size < sizeof(*r) + (size_t)r->nr * 8)
 		return 0;
 	stacks_lost += r->lost;
-	if (nstacks == stacks_cap) {
-		stacks_cap = stacks_cap ? 2 * stacks_cap : 4096;
-		stacks = realloc(stacks, stacks_cap * sizeof(*stacks));
-		if (!stacks)
-			die("out of memory");
+	nr = r->nr < SP_USTACK ? r->nr : SP_USTACK;
+	snap = proc_snap(r->pid, r->ips, nr);
+	for (p = pend_bucket[r->cookie % SP_PENDING_BUCKETS]; p; p = next) {
+		next = p->next;
+		if (p->cookie != r->cookie)
+			continue;
+		agg_add(p->pid, snap, p->comm, p->kstack, p->knr, r->ips, nr);
+		pend_unlink(p);
 	}
-	s = &stacks[nstacks++];
-	s->cookie = r->cookie;
-	s->nr = r->nr;
-	s->ips = malloc(r->nr * 8 + 1);
-	if (!s->ips)
-		die("out of memory");
-	memcpy(s->ips, r->ips, r->nr * 8);
-	s->snap = proc_snap(r->pid, r->ips, r->nr);
+	/* Kept for samples of the same cookie not read yet */
+	e = &early[early_next++ % SP_EARLY];
+	e->used = true;
+	e->cookie = r->cookie;
+	e->pid = r->pid;
+	e->snap = snap;
+	e->nr = nr;
+	memcpy(e->ips, r->ips, nr * 8);
 	return 0;
 }
 
-static int cmp_stack(const void *a, const void *b)
+/* At the end: the samples still waiting were not delivered */
+static void pend_flush(void)
 {
-	const struct stack *x = a, *y = b;
+	size_t i;
 
-	return x->cookie < y->cookie ? -1 : x->cookie > y->cookie;
-}
-
-static const struct stack *stack_of(__u64 cookie)
-{
-	struct stack key = { .cookie = cookie };
-
-	return bsearch(&key, stacks, nstacks, sizeof(*stacks), cmp_stack);
+	for (i = 0; pend && i < SP_PENDING; i++)
+		if (pend[i].used)
+			pend_expire(&pend[i]);
 }
 
 /* ---- the processes sampled, their mappings and symbols ---- */
@@ -493,30 +678,35 @@ static const char *usym(Dwfl *dwfl, __u64 ip, __u64 *off,
 /* Where the samples or folded stacks go: standard output, or -o FILE */
 static FILE *out;
 
-static void print_sample(Dwfl *dwfl, const struct sp_sample *s,
-			 const __u64 *uips, int unr)
+/* The samples of @a, each as a block of lines */
+static void print_stack(Dwfl *dwfl, const struct agg *a)
 {
+	const __u64 *uips = a->ips + a->knr;
 	const char *name, *object;
+	unsigned long n;
 	__u64 off = 0;
-	int i;
+	__u32 i;
 
-	for (i = 0; i < s->knr / 8; i++) {
-		name = ksym(s->kstack[i], &off);
-		fprintf(out, "\t%16llx %s+0x%llx ([kernel.kallsyms])\n",
-			(unsigned long long)s->kstack[i],
-			name ? name : "[unknown]", (unsigned long long)off);
+	for (n = 0; n < a->count; n++) {
+		for (i = 0; i < a->knr; i++) {
+			name = ksym(a->ips[i], &off);
+			fprintf(out, "\t%16llx %s+0x%llx ([kernel.kallsyms])\n",
+				(unsigned long long)a->ips[i],
+				name ? name : "[unknown]",
+				(unsigned long long)off);
+		}
+		for (i = 0; i < a->unr; i++) {
+			name = usym(dwfl, uips[i], &off, &object);
+			if (name)
+				fprintf(out, "\t%16llx %s+0x%llx (%s)\n",
+					(unsigned long long)uips[i], name,
+					(unsigned long long)off, object);
+			else
+				fprintf(out, "\t%16llx [unknown] (%s)\n",
+					(unsigned long long)uips[i], object);
+		}
+		fputc('\n', out);
 	}
-	for (i = 0; i < unr; i++) {
-		name = usym(dwfl, uips[i], &off, &object);
-		if (name)
-			fprintf(out, "\t%16llx %s+0x%llx (%s)\n",
-				(unsigned long long)uips[i], name,
-				(unsigned long long)off, object);
-		else
-			fprintf(out, "\t%16llx [unknown] (%s)\n",
-				(unsigned long long)uips[i], object);
-	}
-	fputc('\n', out);
 }
 
 struct folded {
@@ -524,45 +714,67 @@ struct folded {
 	unsigned long count;
 };
 
-static struct folded *folds;
-static size_t nfolds, folds_cap;
-
-static void fold_sample(Dwfl *dwfl, const struct sp_sample *s,
-			const __u64 *uips, int unr)
+/* @a as a folded stack: comm;outermost;...;innermost (to free) */
+static char *fold_stack(Dwfl *dwfl, const struct agg *a)
 {
+	const __u64 *uips = a->ips + a->knr;
 	const char *name, *object;
 	char *buf = NULL;
-	size_t len = 0, i;
+	size_t len = 0;
 	__u64 off;
 	FILE *f = open_memstream(&buf, &len);
 	int j;
 
 	if (!f)
 		die("out of memory");
-	fprintf(f, "%.*s", (int)sizeof(s->comm), s->comm);
-	for (j = unr - 1; j >= 0; j--) {
+	fprintf(f, "%.*s", (int)sizeof(a->comm), a->comm);
+	for (j = (int)a->unr - 1; j >= 0; j--) {
 		name = usym(dwfl, uips[j], &off, &object);
 		fprintf(f, ";%s", name ? name : "[unknown]");
 	}
-	for (j = s->knr / 8 - 1; j >= 0; j--) {
-		name = ksym(s->kstack[j], &off);
+	for (j = (int)a->knr - 1; j >= 0; j--) {
+		name = ksym(a->ips[j], &off);
 		fprintf(f, ";%s_[k]", name ? name : "[unknown]");
 	}
-	fclose(f);
-	for (i = 0; i < nfolds; i++)
-		if (!strcmp(folds[i].stack, buf)) {
-			folds[i].count++;
-			free(buf);
-			return;
-		}
-	if (nfolds == folds_cap) {
-		folds_cap = folds_cap ? 2 * folds_cap : 256;
-		folds = realloc(folds, folds_cap * sizeof(*folds));
-		if (!folds)
-			die("out of memory");
+	if (fclose(f))
+		die("out of memory");
+	return buf;
+}
+
+static int cmp_folded(const void *x, const void *y)
+{
+	const struct folded *a = x, *b = y;
+
+	return strcmp(a->stack, b->stack);
+}
+
+/* Every stack folded, those that fold the same counted once, sorted */
+static void print_folded(void)
+{
+	struct folded *f = calloc(naggs + 1, sizeof(*f));
+	size_t i, n = 0;
+
+	if (!f)
+		die("out of memory");
+	for (i = 0; i < naggs; i++) {
+		f[i].stack = fold_stack(proc_dwfl(aggs[i]->pid, aggs[i]->snap),
+					aggs[i]);
+		f[i].count = aggs[i]->count;
 	}
-	folds[nfolds].stack = buf;
-	folds[nfolds++].count = 1;
+	qsort(f, naggs, sizeof(*f), cmp_folded);
+	for (i = 0; i < naggs; i++) {
+		if (n && !strcmp(f[n - 1].stack, f[i].stack)) {
+			f[n - 1].count += f[i].count;
+			free(f[i].stack);
+			continue;
+		}
+		f[n++] = f[i];
+	}
+	for (i = 0; i < n; i++) {
+		fprintf(out, "%s %lu\n", f[i].stack, f[i].count);
+		free(f[i].stack);
+	}
+	free(f);
 }
 
 /* ---- sampling ---- */
@@ -722,6 +934,7 @@ int main(int argc, char **argv)
 		{ "deferred", no_argument, NULL, 'D' },
 		{ "in-event", no_argument, NULL, 'e' },
 		{ "folded", no_argument, NULL, 'f' },
+		{ "stack-storage-size", required_argument, NULL, 'S' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -732,12 +945,12 @@ int main(int argc, char **argv)
 	struct sframe_profile *skel;
 	struct ring_buffer *rb;
 	struct bpf_link **links;
-	size_t i, complete = 0, missing = 0, failed = 0, unmatched = 0;
+	size_t i;
 	size_t npids = 0;
 	pid_t *pids = NULL, pid = 0;
 	int *pidfds = NULL, ofd = -1;
 	double duration = 0, end = 0;
-	int first_err = 0, status = 0, rc = 0;
+	int status = 0, rc = 0;
 	int hz = 999, c, go[2];
 	/* A second signal while the samples are printed ends it */
 	struct sigaction sa = {
@@ -786,6 +999,18 @@ int main(int argc, char **argv)
 		case 'o':
 			output = optarg;
 			break;
+		case 'S': {
+			char *e;
+			long v;
+
+			errno = 0;
+			v = strtol(optarg, &e, 10);
+			if (errno || e == optarg || *e || v <= 0 || v > 1 << 24)
+				die("--stack-storage-size needs a number of stacks, 1 to %d",
+				    1 << 24);
+			stack_max = v;
+			break;
+		}
 		case 'U':
 			kernel = false;
 			break;
@@ -811,6 +1036,13 @@ int main(int argc, char **argv)
 	if (!npids && optind >= argc)
 		all = true;
 	user_stacks = user;
+	deferred_stacks = deferred;
+	if (user && deferred) {
+		pend = calloc(SP_PENDING, sizeof(*pend));
+		early = calloc(SP_EARLY, sizeof(*early));
+		if (!pend || !early)
+			die("out of memory");
+	}
 	check_kernel(deferred, user, hz);
 	/* Not the command's standard output: it is opened past the fork */
 	if (output) {
@@ -925,44 +1157,19 @@ int main(int argc, char **argv)
 			pid = 0;
 	}
 
-	qsort(stacks, nstacks, sizeof(*stacks), cmp_stack);
-	for (i = 0; i < nsamples; i++) {
-		const struct sp_sample *s = &samples[i];
-		const __u64 *uips = s->ustack;
-		int unr = s->unr > 0 ? s->unr / 8 : 0;
-		int snap = sample_snap[i];
-
-		if (deferred && user && !s->kthread) {
-			const struct stack *st = s->defer_ret ? NULL :
-						 stack_of(s->cookie);
-
-			uips = st ? st->ips : NULL;
-			unr = st ? st->nr : 0;
-			snap = st ? st->snap : snap;
-			if (s->defer_ret) {
-				failed++;
-				first_err = first_err ?: s->defer_ret;
-			} else if (!st) {
-				unmatched++;
-			}
-		}
-		if (unr)
-			complete++;
-		else
-			missing++;
-		if (folded)
-			fold_sample(proc_dwfl(s->pid, snap), s, uips, unr);
-		else
-			print_sample(proc_dwfl(s->pid, snap), s, uips, unr);
-	}
-	for (i = 0; i < nfolds; i++)
-		fprintf(out, "%s %lu\n", folds[i].stack, folds[i].count);
+	pend_flush();
+	if (folded)
+		print_folded();
+	else
+		for (i = 0; i < naggs; i++)
+			print_stack(proc_dwfl(aggs[i]->pid, aggs[i]->snap),
+				    aggs[i]);
 	if (fflush(out) || ferror(out))
 		die("writing %s: %s", output ?: "the output", strerror(errno));
 	fprintf(stderr,
-		"sframe-profile: %zu samples (%s) of %zu processes, %zu with a user stack, %zu without; %llu samples and %llu stacks lost (ring buffer full); %s",
+		"sframe-profile: %zu samples (%s) of %zu processes, %zu with a user stack, %zu without, %zu distinct stacks; %llu samples and %llu stacks lost (ring buffer full); %s",
 		nsamples, !user ? "kernel stacks only" : deferred ?
-		"deferred" : "in the event", nprocs, complete, missing,
+		"deferred" : "in the event", nprocs, complete, missing, naggs,
 		(unsigned long long)skel->bss->lost,
 		(unsigned long long)stacks_lost, why);
 	if (!pid && optind < argc) {
@@ -972,6 +1179,10 @@ int main(int argc, char **argv)
 			"signal", WIFEXITED(status) ? rc : rc - 128);
 	}
 	fputc('\n', stderr);
+	if (dropped)
+		fprintf(stderr,
+			"sframe-profile: %lu samples dropped: more than %zu distinct stacks (--stack-storage-size)\n",
+			dropped, stack_max);
 	if (skel->bss->targets_full)
 		fprintf(stderr,
 			"sframe-profile: %llu forked processes not sampled: more than %d processes\n",
