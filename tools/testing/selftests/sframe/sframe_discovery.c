@@ -641,6 +641,28 @@ TEST_F(disc, sframe_outside_load)
 	expect_none(_metadata, &o, self->path);
 }
 
+/*
+ * Map an unchanged copy of @im at the start of @region, from offset 0 of
+ * @fd, in @o, and give the page-aligned range of its section in [*@lo, *@hi):
+ * false if that range shares a page with the text (arm64's libraries may
+ * hold both in one page)
+ */
+static bool map_copy_section(struct __test_metadata *_metadata, int fd,
+			     unsigned char *region, const struct img *im,
+			     struct obj *o, unsigned long *lo,
+			     unsigned long *hi)
+{
+	const Elf64_Phdr *sf = img_phdr_type(im, PT_GNU_SFRAME);
+	unsigned long page = getpagesize();
+
+	file_put_img(_metadata, fd, im, 0, NULL);
+	map_copy(_metadata, fd, region, o, im, 0);
+	*lo = (unsigned long)o->base + (sf->p_vaddr & ~(page - 1));
+	*hi = ((unsigned long)o->base + sf->p_vaddr + sf->p_memsz + page - 1) &
+	      ~(page - 1);
+	return *hi <= o->text_start || *lo >= o->text_end;
+}
+
 #define BACKOFF_SAMPLES	40
 #define BACKOFF_MAX_TRIES	8
 
@@ -654,20 +676,14 @@ TEST_F(disc, sframe_outside_load)
  */
 TEST_F(disc, unreadable_section_backs_off)
 {
-	const Elf64_Phdr *sf = img_phdr_type(&self->a, PT_GNU_SFRAME);
-	unsigned long page = getpagesize(), lo, hi;
+	unsigned long lo, hi;
 	struct proc_entry p;
 	struct chain c;
 	struct obj o;
 	int i, ret;
 
-	file_put_img(_metadata, self->fd, &self->a, 0, NULL);
-	map_copy(_metadata, self->fd, self->region, &o, &self->a, 0);
-	lo = (unsigned long)o.base + (sf->p_vaddr & ~(page - 1));
-	hi = ((unsigned long)o.base + sf->p_vaddr + sf->p_memsz + page - 1) &
-	     ~(page - 1);
-	/* (arm64's libraries may hold both in one page) */
-	if (hi > o.text_start && lo < o.text_end)
+	if (!map_copy_section(_metadata, self->fd, self->region, &self->a, &o,
+			      &lo, &hi))
 		SKIP(return, "the section shares a page with the text");
 	ASSERT_EQ(0, mprotect((void *)lo, hi - lo, PROT_NONE));
 
@@ -705,7 +721,7 @@ TEST_F(disc, unreadable_section_backs_off)
 TEST_F(disc, written_section_not_shared)
 {
 	const Elf64_Phdr *sf = img_phdr_type(&self->a, PT_GNU_SFRAME);
-	unsigned long page = getpagesize(), lo, hi;
+	unsigned long lo, hi;
 	size_t span = img_span(&self->a);
 	unsigned char *second;
 	struct proc_entry p;
@@ -713,13 +729,8 @@ TEST_F(disc, written_section_not_shared)
 	struct obj o, o2;
 	int ret;
 
-	file_put_img(_metadata, self->fd, &self->a, 0, NULL);
-	map_copy(_metadata, self->fd, self->region, &o, &self->a, 0);
-	lo = (unsigned long)o.base + (sf->p_vaddr & ~(page - 1));
-	hi = ((unsigned long)o.base + sf->p_vaddr + sf->p_memsz + page - 1) &
-	     ~(page - 1);
-	/* (arm64's libraries may hold both in one page) */
-	if (hi > o.text_start && lo < o.text_end)
+	if (!map_copy_section(_metadata, self->fd, self->region, &self->a, &o,
+			      &lo, &hi))
 		SKIP(return, "the section shares a page with the text");
 	ASSERT_EQ(0, mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE));
 	/* The preamble's flags byte, after the magic and the version */
