@@ -53,10 +53,13 @@ struct {
 
 /* The fields of the kernel's task_struct read here, placed by CO-RE */
 struct task_struct {
+	unsigned int flags;
 	int pid;
 	int tgid;
 	void *mm;
 } __attribute__((preserve_access_index));
+
+#define PF_EXITING	0x00000004	/* include/linux/sched.h */
 
 /* Samples that found the samples ring buffer full */
 __u64 lost;
@@ -80,6 +83,8 @@ static __always_inline void user_stack(struct bpf_perf_event_data *ctx,
 	if (!deferred)
 		s->unr = bpf_get_stack(ctx, s->ustack, sizeof(s->ustack),
 				       BPF_F_USER_STACK);
+	else if (s->exiting)
+		;	/* it never returns to user space: nothing to ask */
 	else if (bpf_ksym_exists(bpf_unwind_user_deferred))
 		s->defer_ret = bpf_unwind_user_deferred(&stacks, 0, &s->cookie);
 	else
@@ -90,6 +95,7 @@ SEC("perf_event")
 int on_sample(struct bpf_perf_event_data *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid();
+	struct task_struct *task;
 	struct sp_sample *s;
 
 	if (!sampled(id >> 32))
@@ -105,7 +111,9 @@ int on_sample(struct bpf_perf_event_data *ctx)
 	s->defer_ret = 0;
 	s->unr = 0;
 	s->knr = 0;
-	s->kthread = !bpf_get_current_task_btf()->mm;
+	task = bpf_get_current_task_btf();
+	s->kthread = !task->mm;
+	s->exiting = !!(task->flags & PF_EXITING);
 	bpf_get_current_comm(s->comm, sizeof(s->comm));
 	if (!no_kernel_stack)
 		s->knr = bpf_get_stack(ctx, s->kstack, sizeof(s->kstack), 0);

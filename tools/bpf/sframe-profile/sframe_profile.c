@@ -36,6 +36,8 @@
 
 #define SP_VERSION	"1.1"
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 /* The record of a deferred user stack (include/uapi/linux/bpf.h) */
 struct sp_record {
 	__u64	cookie;
@@ -148,7 +150,11 @@ static size_t naggs, stack_max = SP_STACK_MAX;
 /* What the samples gave */
 static size_t nsamples, complete, missing, failed, unmatched;
 static unsigned long dropped;
-static int first_err;
+/* Failed requests for a deferred user stack, by error */
+static struct {
+	int err;
+	size_t n;
+} fails[8];
 static __u64 stacks_lost;
 
 /* FNV-1a over @len bytes at @p, from @h */
@@ -305,6 +311,18 @@ static void pend_add(const struct sp_sample *s, __u32 knr)
 	pend_bucket[p->cookie % SP_PENDING_BUCKETS] = p;
 }
 
+/* Count a failed request by its error (the last slot takes the rest) */
+static void fail_count(int err)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fails) - 1; i++)
+		if (!fails[i].n || fails[i].err == err)
+			break;
+	fails[i].err = err;
+	fails[i].n++;
+}
+
 static int on_sample(void *ctx, void *data, size_t size)
 {
 	const struct sp_sample *s = data;
@@ -324,9 +342,15 @@ static int on_sample(void *ctx, void *data, size_t size)
 			s->kstack, knr, s->ustack, unr);
 		return 0;
 	}
+	if (s->exiting) {
+		unmatched++;	/* not asked: it never returns to user space */
+		agg_add(s->pid, proc_snap(s->pid, NULL, 0), s->comm,
+			s->kstack, knr, NULL, 0);
+		return 0;
+	}
 	if (s->defer_ret) {
 		failed++;
-		first_err = first_err ?: s->defer_ret;
+		fail_count(s->defer_ret);
 		agg_add(s->pid, proc_snap(s->pid, NULL, 0), s->comm,
 			s->kstack, knr, NULL, 0);
 		return 0;
@@ -777,6 +801,21 @@ static void print_folded(void)
 	free(f);
 }
 
+/* The failed requests by error: "none", or "error: n, error: n" */
+static const char *fails_text(void)
+{
+	static char buf[512];
+	size_t i, len = 0;
+
+	snprintf(buf, sizeof(buf), "none");
+	for (i = 0; i < ARRAY_SIZE(fails) && fails[i].n &&
+	     len < sizeof(buf); i++)
+		len += snprintf(buf + len, sizeof(buf) - len, "%s%s: %zu",
+				i ? ", " : "", strerror(-fails[i].err),
+				fails[i].n);
+	return buf;
+}
+
 /* ---- sampling ---- */
 
 static int open_sampler(struct sframe_profile *skel, int hz,
@@ -1190,8 +1229,8 @@ int main(int argc, char **argv)
 			SP_MAX_TARGETS);
 	if (deferred && user)
 		fprintf(stderr,
-			"sframe-profile: %zu requests failed (first: %s), %zu stacks not delivered (task exited or exec'd)\n",
-			failed, first_err ? strerror(-first_err) : "none", unmatched);
+			"sframe-profile: %zu requests failed (%s), %zu stacks not delivered (task exited or exec'd)\n",
+			failed, fails_text(), unmatched);
 	ring_buffer__free(rb);
 	sframe_profile__destroy(skel);
 	return rc;

@@ -21,6 +21,7 @@ struct sp_sample {
 	__s32	defer_ret;	/* bpf_unwind_user_deferred() */
 	char	comm[16];	/* the thread's name */
 	__u32	kthread;	/* no user address space: no user stack */
+	__u32	exiting;	/* exiting: not asked for a deferred user stack */
 	__u64	kstack[SP_KSTACK];
 	__u64	ustack[SP_USTACK];
 };
