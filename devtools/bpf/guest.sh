@@ -51,8 +51,8 @@ if [ "$part" != others ] && [ -x "$prof" ]; then
 	wait $pid
 	# A bound on the distinct stacks kept, which a second of samples
 	# passes: the rest are counted as dropped, and said so
-	"$prof" --in-event -F 1000 --stack-storage-size 4 -- "$deep" 1 \
-		>"$out/bpf-bound.txt" 2>"$out/bpf-bound.err"
+	"$prof" --in-event -F 1000 --stack-storage-size 4 -o "$out/bpf-bound.txt" \
+		-- "$deep" 1 >/dev/null 2>"$out/bpf-bound.err"
 	# The command's children: the shell forks the program, whose own
 	# output must not go to -o FILE
 	"$prof" --in-event -F 1000 -o "$out/bpf-fork.txt" -- sh -c "\"$deep\" $secs; echo forked-done" \
