@@ -689,10 +689,11 @@ static const char *usym(Dwfl *dwfl, __u64 ip, __u64 *off,
 	*object = "[unknown]";
 	if (!m)
 		return NULL;
+	/* First: it loads the module's file, whose name the info then has */
+	name = dwfl_module_addrinfo(m, ip, &offset, &sym, NULL, NULL, NULL);
 	dwfl_module_info(m, NULL, NULL, NULL, NULL, NULL, object, NULL);
 	if (!*object)
 		*object = "[unknown]";
-	name = dwfl_module_addrinfo(m, ip, &offset, &sym, NULL, NULL, NULL);
 	*off = offset;
 	return name;
 }
@@ -702,35 +703,42 @@ static const char *usym(Dwfl *dwfl, __u64 ip, __u64 *off,
 /* Where the samples or folded stacks go: standard output, or -o FILE */
 static FILE *out;
 
-/* The samples of @a, each as a block of lines */
+/* The samples of @a, each as a block of lines, symbolized once */
 static void print_stack(Dwfl *dwfl, const struct agg *a)
 {
 	const __u64 *uips = a->ips + a->knr;
 	const char *name, *object;
+	char *buf = NULL;
+	size_t len = 0;
 	unsigned long n;
 	__u64 off = 0;
+	FILE *f = open_memstream(&buf, &len);
 	__u32 i;
 
-	for (n = 0; n < a->count; n++) {
-		for (i = 0; i < a->knr; i++) {
-			name = ksym(a->ips[i], &off);
-			fprintf(out, "\t%16llx %s+0x%llx ([kernel.kallsyms])\n",
-				(unsigned long long)a->ips[i],
-				name ? name : "[unknown]",
-				(unsigned long long)off);
-		}
-		for (i = 0; i < a->unr; i++) {
-			name = usym(dwfl, uips[i], &off, &object);
-			if (name)
-				fprintf(out, "\t%16llx %s+0x%llx (%s)\n",
-					(unsigned long long)uips[i], name,
-					(unsigned long long)off, object);
-			else
-				fprintf(out, "\t%16llx [unknown] (%s)\n",
-					(unsigned long long)uips[i], object);
-		}
-		fputc('\n', out);
+	if (!f)
+		die("out of memory");
+	for (i = 0; i < a->knr; i++) {
+		name = ksym(a->ips[i], &off);
+		fprintf(f, "\t%16llx %s+0x%llx ([kernel.kallsyms])\n",
+			(unsigned long long)a->ips[i],
+			name ? name : "[unknown]", (unsigned long long)off);
 	}
+	for (i = 0; i < a->unr; i++) {
+		name = usym(dwfl, uips[i], &off, &object);
+		if (name)
+			fprintf(f, "\t%16llx %s+0x%llx (%s)\n",
+				(unsigned long long)uips[i], name,
+				(unsigned long long)off, object);
+		else
+			fprintf(f, "\t%16llx [unknown] (%s)\n",
+				(unsigned long long)uips[i], object);
+	}
+	fputc('\n', f);
+	if (fclose(f))
+		die("out of memory");
+	for (n = 0; n < a->count; n++)
+		fwrite(buf, 1, len, out);
+	free(buf);
 }
 
 struct folded {
