@@ -46,6 +46,8 @@
  * @lay:	layout of the section
  * @sec:	the section, as set up by sframe_section_init()
  * @why:	the reason returned by the last call of the reader
+ * @kernel_same: lookups that gave the same from @buf, in kernel memory,
+ *		as from user memory (sf_expect_kernel_same())
  */
 struct sf_ctx {
 	u8			*buf;
@@ -56,6 +58,7 @@ struct sf_ctx {
 	struct sfb_layout	lay;
 	struct sframe_section	sec;
 	enum sframe_reason	why;
+	unsigned long		kernel_same;
 };
 
 /* Addresses of the current section; these use the case's @test */
@@ -268,18 +271,60 @@ static void sf_expect_hdr_cases(struct kunit *test, int line,
 #define EXPECT_HDR_CASES(test, s, cases) \
 	sf_expect_hdr_cases(test, __LINE__, s, cases)
 
+/*
+ * Every lookup that a case checks is made again in the section's copy in
+ * kernel memory (@sec.kdata at @buf, as for a section of the store): the
+ * reader must give the same result, reason and rule as from user memory,
+ * unless the read of user memory faulted (the copy has no hole).
+ */
+static void sf_expect_kernel_same(struct kunit *test, int line, bool nofault,
+				  unsigned long pc, int ret,
+				  const struct sframe_rule *r)
+{
+	struct sf_ctx *c = test->priv;
+	struct sframe_section k = c->sec;
+	char got[SFB_RULE_LEN], exp[SFB_RULE_LEN];
+	struct sframe_rule kr = {};
+	enum sframe_reason why;
+	int kret;
+
+	if (ret == -EFAULT)
+		return;
+	k.kdata = c->buf;
+	if (nofault)
+		kret = sframe_find_nofault(&k, pc, &kr, &why);
+	else
+		kret = sframe_find(&k, pc, &kr, &why);
+	if (!kret && !ret) {
+		sfb_rulefmt(&kr, got, sizeof(got));
+		sfb_rulefmt(r, exp, sizeof(exp));
+	}
+	if (kret != ret || why != c->why ||
+	    (!ret && (strcmp(got, exp) || kr.func_start != r->func_start ||
+		      kr.func_size != r->func_size ||
+		      kr.fre_start != r->fre_start ||
+		      kr.fres_read != r->fres_read))) {
+		KUNIT_FAIL(test, "line %d: find(%#lx) in kernel memory = %d (%s), in user memory %d (%s)",
+			   line, pc, kret, sframe_reason_str(why), ret,
+			   sframe_reason_str(c->why));
+		return;
+	}
+	c->kernel_same++;
+}
+
 static bool sf_expect_rule(struct kunit *test, int line, bool nofault,
 			   unsigned long pc, const char *exp)
 {
 	struct sf_ctx *c = test->priv;
 	char got[SFB_RULE_LEN];
-	struct sframe_rule r;
+	struct sframe_rule r = {};
 	int ret;
 
 	if (nofault)
 		ret = sframe_find_nofault(&c->sec, pc, &r, &c->why);
 	else
 		ret = sframe_find(&c->sec, pc, &r, &c->why);
+	sf_expect_kernel_same(test, line, nofault, pc, ret, &r);
 	if (ret) {
 		KUNIT_FAIL(test, "line %d: find(%#lx) = %d (%s), expected \"%s\"",
 			   line, pc, ret, sframe_reason_str(c->why), exp);
@@ -320,13 +365,14 @@ static void sf_expect_find(struct kunit *test, int line, bool nofault,
 			   unsigned long pc, int err, enum sframe_reason rsn)
 {
 	struct sf_ctx *c = test->priv;
-	struct sframe_rule r;
+	struct sframe_rule r = {};
 	int ret;
 
 	if (nofault)
 		ret = sframe_find_nofault(&c->sec, pc, &r, &c->why);
 	else
 		ret = sframe_find(&c->sec, pc, &r, &c->why);
+	sf_expect_kernel_same(test, line, nofault, pc, ret, &r);
 	if (ret != err || c->why != rsn)
 		KUNIT_FAIL(test, "line %d: find(%#lx) = %d (%s), expected %d (%s)",
 			   line, pc, ret, sframe_reason_str(c->why), err,
@@ -636,6 +682,34 @@ static void test_amd64_v3_secrel(struct kunit *test)
 	EXPECT_INIT_OK(test, &s);
 	sf_check_amd64_rules(test);
 	EXPECT_VALID(test);
+}
+
+/*
+ * A section in kernel memory only, as the store holds one: its user
+ * address holds zeros, so every rule below was read from the kernel copy,
+ * with the same bounds, the same validation and the same index
+ */
+static void test_kernel_memory(struct kunit *test)
+{
+	struct sf_ctx *c = test->priv;
+	struct sfb_sec s = sf_amd64_sec(test, V3, SORTED | PCREL);
+
+	sf_build(test, &s);
+	memset(&c->sec, 0, sizeof(c->sec));
+	c->sec.sframe_start = c->base;
+	c->sec.sframe_end = c->base + c->lay.len;
+	c->sec.text_start = c->text;
+	c->sec.text_end = c->text + TEXT_SIZE;
+	c->sec.kdata = c->buf;
+	KUNIT_ASSERT_EQ(test, sframe_section_init(&c->sec, &c->why), 0);
+	sf_check_amd64_rules(test);
+	EXPECT_VALID(test);
+	KUNIT_ASSERT_EQ(test, sframe_index_attach(&c->sec, &c->why), 0);
+	KUNIT_EXPECT_NOT_NULL(test, c->sec.fde_index);
+	sf_check_amd64_rules(test);
+	EXPECT_RULE_NOFAULT(test, F(1) + 4, "cfa=r6+16 ra=[cfa-8] fp=[cfa-16]");
+	sframe_index_put(c->sec.fde_index);
+	c->sec.fde_index = NULL;
 }
 
 static void test_amd64_v2_pcrel(struct kunit *test)
@@ -2240,6 +2314,7 @@ static struct kunit_case sframe_test_cases[] = {
 	KUNIT_CASE(test_header_fault),
 	KUNIT_CASE(test_amd64_v3_pcrel),
 	KUNIT_CASE(test_amd64_v3_secrel),
+	KUNIT_CASE(test_kernel_memory),
 	KUNIT_CASE(test_amd64_v2_pcrel),
 	KUNIT_CASE(test_amd64_v2_secrel),
 	KUNIT_CASE(test_amd64_v3_far_text),

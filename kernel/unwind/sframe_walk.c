@@ -6,7 +6,10 @@
  * (user_read_access_begin() over the whole section, one window per
  * lookup) with unsafe_get_user(), a field or a few adjacent fields per
  * load, after checking every address against the bounds of the part of
- * the section it belongs to.
+ * the section it belongs to.  A section that the kernel holds in memory
+ * of its own (the store, see sframe_store.c) is read by the same code,
+ * at the same section addresses, from its copy (sframe_read()), without
+ * a window and without faults.
  * sframe_find_nofault() reads with page faults disabled.  Nothing read
  * from the section is trusted:
  * offsets and counts are checked before use and every loop is bounded,
@@ -30,6 +33,7 @@
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/stddef.h>
+#include <linux/string.h>
 #include <linux/types.h>
 #include <linux/uaccess.h>
 #include <linux/unroll.h>
@@ -147,20 +151,56 @@ static __always_inline int sframe_bad(enum sframe_reason *reason,
 /*
  * Reading the section.  The functions below read inside a user access
  * window that the caller opened over the whole section with
- * sframe_uaccess_begin(): they are __always_inline, because nothing
+ * sframe_window(): they are __always_inline, because nothing
  * inside a window may call a function (objtool checks it on x86), and
  * each returns -EFAULT if a read faults.  The format packs its fields
  * without alignment; the architectures that unwind with SFrame load
  * unaligned user words.
+ *
+ * A section in kernel memory (@sec->kdata) opens no window, and its
+ * fields are read with __get_kernel_nofault(): one load, which is not
+ * instrumented and calls nothing either, so the paths that objtool
+ * follows through a window stay free of calls whichever kind of memory
+ * a read takes.  Every read is inside the section, as for user memory:
+ * the bounds checks are the same.
  */
-static __always_inline bool sframe_uaccess_begin(const struct sframe_section *sec)
-{
-	return user_read_access_begin((const void __user *)sec->sframe_start,
-				      sec->sframe_end - sec->sframe_start);
-}
+/*
+ * @ret = @expr, an expression that reads @sec: inside a user access window
+ * over the section, or -EFAULT if none can be opened; for a section in
+ * kernel memory, without one.  @expr is written out twice, once on each
+ * path, so that objtool sees a window closed on every path that opened
+ * one (a test of @sec->kdata at each end would let it follow a path that
+ * opens a window and skips its close).
+ */
+#define sframe_window(sec, ret, expr)					\
+do {									\
+	if ((sec)->kdata) {						\
+		(ret) = (expr);						\
+	} else if (user_read_access_begin((const void __user *)		\
+					  (sec)->sframe_start,		\
+					  (sec)->sframe_end -		\
+					  (sec)->sframe_start)) {	\
+		(ret) = (expr);						\
+		user_read_access_end();					\
+	} else {							\
+		(ret) = -EFAULT;					\
+	}								\
+} while (0)
 
-#define sframe_get(x, type, addr, label) \
-	unsafe_get_user(x, (const type __user *)(addr), label)
+/* Read a @type at section address @addr into @x, or go to @label */
+#define sframe_read(sec, x, type, addr, label)				\
+do {									\
+	if ((sec)->kdata) {						\
+		type __sfr_v;						\
+									\
+		__get_kernel_nofault(&__sfr_v, (sec)->kdata +		\
+				     ((addr) - (sec)->sframe_start),	\
+				     type, label);			\
+		(x) = __sfr_v;						\
+	} else {							\
+		unsafe_get_user(x, (const type __user *)(addr), label);	\
+	}								\
+} while (0)
 
 /*
  * The start address of the function of the FDE table entry at @addr,
@@ -174,16 +214,18 @@ static __always_inline int sframe_fde_start_at(const struct sframe_section *sec,
 	unsigned long base = pcrel ? addr : sec->sframe_start;
 
 	if (v2) {
-		const struct sframe_fde_v2 __user *e = (const void __user *)addr;
 		s32 off;
 
-		unsafe_get_user(off, &e->start_addr, efault);
+		sframe_read(sec, off, s32,
+			    addr + offsetof(struct sframe_fde_v2, start_addr),
+			    efault);
 		*start = base + (long)off;
 	} else {
-		const struct sframe_fde_v3 __user *e = (const void __user *)addr;
 		s64 off;
 
-		unsafe_get_user(off, &e->start_off, efault);
+		sframe_read(sec, off, s64,
+			    addr + offsetof(struct sframe_fde_v3, start_off),
+			    efault);
 		*start = base + (unsigned long)off;
 	}
 	return 0;
@@ -256,19 +298,23 @@ static __always_inline int sframe_fde_read(const struct sframe_section *sec,
 	if (ret)
 		return ret;
 	if (v2) {
-		const struct sframe_fde_v2 __user *e = (const void __user *)addr;
-
-		sframe_get(so.word, u64,
-			   addr + offsetof(struct sframe_fde_v2, func_size),
-			   efault);
-		unsafe_get_user(fde->fres_num, &e->fres_num, efault);
-		unsafe_get_user(fde->info, &e->info, efault);
-		unsafe_get_user(fde->rep_size, &e->rep_size, efault);
+		sframe_read(sec, so.word, u64,
+			    addr + offsetof(struct sframe_fde_v2, func_size),
+			    efault);
+		sframe_read(sec, fde->fres_num, u32,
+			    addr + offsetof(struct sframe_fde_v2, fres_num),
+			    efault);
+		sframe_read(sec, fde->info, u8,
+			    addr + offsetof(struct sframe_fde_v2, info),
+			    efault);
+		sframe_read(sec, fde->rep_size, u8,
+			    addr + offsetof(struct sframe_fde_v2, rep_size),
+			    efault);
 		fde->info2 = SFRAME_FDE_TYPE_DEFAULT;
 	} else {
-		sframe_get(so.word, u64,
-			   addr + offsetof(struct sframe_fde_v3, func_size),
-			   efault);
+		sframe_read(sec, so.word, u64,
+			    addr + offsetof(struct sframe_fde_v3, func_size),
+			    efault);
 		/*
 		 * Read by sframe_fde_attr(); set here too, or gcc 16 warns
 		 * that they may be used uninitialized (-Wmaybe-uninitialized)
@@ -297,20 +343,22 @@ static __always_inline int sframe_fde_attr(const struct sframe_section *sec,
 					   enum sframe_reason *reason)
 {
 	unsigned long addr = fde->fres_addr;
-	const struct sframe_fda_v3 __user *a = (const void __user *)addr;
 	union sframe_fda_head h;
 
 	if (!v2) {
-		if (sizeof(*a) > sec->fres_end - addr)
+		if (sizeof(struct sframe_fda_v3) > sec->fres_end - addr)
 			return sframe_bad(reason, SFRAME_R_FRE_OUTSIDE);
-		sframe_get(h.word, u32, addr, efault);
+		sframe_read(sec, h.word, u32, addr, efault);
 		fde->fres_num = h.f.fres_num;
 		fde->info = h.f.info;
 		fde->info2 = h.f.info2;
 		fde->rep_size = 0;
 		if (SFRAME_FDE_INFO_PCTYPE(h.f.info) == SFRAME_FDE_PCTYPE_MASK)
-			unsafe_get_user(fde->rep_size, &a->rep_size, efault);
-		fde->fres_addr += sizeof(*a);
+			sframe_read(sec, fde->rep_size, u8,
+				    addr + offsetof(struct sframe_fda_v3,
+						    rep_size),
+				    efault);
+		fde->fres_addr += sizeof(struct sframe_fda_v3);
 	}
 
 	if (SFRAME_FDE_INFO_FRE_TYPE(fde->info) > SFRAME_FRE_TYPE_ADDR4)
@@ -442,17 +490,17 @@ static __always_inline int sframe_fre_head(const struct sframe_section *sec,
 		return sframe_bad(reason, SFRAME_R_FRE_OUTSIDE);
 	switch (asize) {
 	case 1:
-		sframe_get(h1.word, u16, addr, efault);
+		sframe_read(sec, h1.word, u16, addr, efault);
 		fre->start = h1.f.start;
 		fre->info = h1.f.info;
 		break;
 	case 2:
-		sframe_get(fre->start, u16, addr, efault);
-		sframe_get(fre->info, u8, addr + 2, efault);
+		sframe_read(sec, fre->start, u16, addr, efault);
+		sframe_read(sec, fre->info, u8, addr + 2, efault);
 		break;
 	default:
-		sframe_get(fre->start, u32, addr, efault);
-		sframe_get(fre->info, u8, addr + 4, efault);
+		sframe_read(sec, fre->start, u32, addr, efault);
+		sframe_read(sec, fre->info, u8, addr + 4, efault);
 		break;
 	}
 	fre->addr = addr;
@@ -501,7 +549,8 @@ static __always_inline int sframe_fre_hdr(const struct sframe_section *sec,
  * sframe_fre_hdr() checked) as sign-extended offsets in @word; a flexible
  * FDE's control words are taken from them, see sframe_flex_ctrl().
  */
-static __always_inline int sframe_fre_words(const struct sframe_fre *fre,
+static __always_inline int sframe_fre_words(const struct sframe_section *sec,
+					    const struct sframe_fre *fre,
 					    s32 *word,
 					    enum sframe_reason *reason)
 {
@@ -521,7 +570,7 @@ static __always_inline int sframe_fre_words(const struct sframe_fre *fre,
 	if (wsize == 1 && count <= 3 && fre->len >= 4) {
 		union sframe_fre_tail4 t;
 
-		sframe_get(t.word, u32, fre->addr + fre->len - 4, efault);
+		sframe_read(sec, t.word, u32, fre->addr + fre->len - 4, efault);
 		switch (count) {
 		case 3:
 			word[0] = t.b[1];
@@ -543,15 +592,15 @@ static __always_inline int sframe_fre_words(const struct sframe_fre *fre,
 	switch (wsize) {
 	case 1:
 		for (i = 0; i < count; i++, p++)
-			sframe_get(word[i], s8, p, efault);
+			sframe_read(sec, word[i], s8, p, efault);
 		break;
 	case 2:
 		for (i = 0; i < count; i++, p += 2)
-			sframe_get(word[i], s16, p, efault);
+			sframe_read(sec, word[i], s16, p, efault);
 		break;
 	default:
 		for (i = 0; i < count; i++, p += 4)
-			sframe_get(word[i], s32, p, efault);
+			sframe_read(sec, word[i], s32, p, efault);
 		break;
 	}
 	return 0;
@@ -1115,7 +1164,7 @@ static __always_inline int sframe_find_fre(const struct sframe_section *sec,
 	}
 	if (ret)
 		return ret;
-	return sframe_fre_words(&m->fre, word, reason);
+	return sframe_fre_words(sec, &m->fre, word, reason);
 }
 
 /* Decode @fre of @fde into @rule: sections of any ABI */
@@ -1189,14 +1238,12 @@ int __sframe_find(const struct sframe_section *sec, unsigned long pc,
 		goto out;
 	/* As copy_from_user_nofault(): not while another mm is loaded */
 	ret = -EFAULT;
-	if (nofault && !nmi_uaccess_okay())
+	if (nofault && !sec->kdata && !nmi_uaccess_okay())
 		goto out;
 
 	sframe_index_range(sec, pc, &lo, &n);
-	if (!sframe_uaccess_begin(sec))
-		goto out;
-	ret = sframe_find_fre(sec, pc, lo, n, &m, word, reason);
-	user_read_access_end();
+	sframe_window(sec, ret, sframe_find_fre(sec, pc, lo, n, &m, word,
+						reason));
 	if (ret)
 		goto out;
 
@@ -1223,13 +1270,11 @@ static int sframe_fde_get(const struct sframe_section *sec, u32 idx,
 	bool v2 = sec->version == SFRAME_VERSION_2;
 	int ret;
 
-	if (!sframe_uaccess_begin(sec))
-		return -EFAULT;
 	if (attr)
-		ret = sframe_fde_attr(sec, v2, fde, reason);
+		sframe_window(sec, ret, sframe_fde_attr(sec, v2, fde, reason));
 	else
-		ret = sframe_fde_read(sec, v2, idx, fde, reason);
-	user_read_access_end();
+		sframe_window(sec, ret,
+			      sframe_fde_read(sec, v2, idx, fde, reason));
 	return ret;
 }
 
@@ -1241,13 +1286,11 @@ static int sframe_fre_get(const struct sframe_section *sec,
 {
 	int ret;
 
-	if (!sframe_uaccess_begin(sec))
-		return -EFAULT;
 	if (word)
-		ret = sframe_fre_words(fre, word, reason);
+		sframe_window(sec, ret, sframe_fre_words(sec, fre, word, reason));
 	else
-		ret = sframe_fre_hdr(sec, fde, addr, fre, reason);
-	user_read_access_end();
+		sframe_window(sec, ret,
+			      sframe_fre_hdr(sec, fde, addr, fre, reason));
 	return ret;
 }
 
@@ -1397,6 +1440,46 @@ u32 sframe_index_blocks(const struct sframe_section *sec, unsigned long base,
 static_assert(struct_size_t(struct sframe_fde_index, from,
 			    SFRAME_INDEX_MAX_BLOCKS) <= SZ_256K);
 
+/*
+ * Inside the window: the starts of FDEs *@i to @end - 1 into @index, see
+ * sframe_index_build(); *@i, *@prev and *@b carry on to the next chunk
+ */
+static __always_inline int sframe_index_chunk(const struct sframe_section *sec,
+					      struct sframe_fde_index *index,
+					      unsigned long base, u32 *i,
+					      u32 end, unsigned long *prev,
+					      u32 *b,
+					      enum sframe_reason *reason)
+{
+	/* Written inside user access windows: no bounds check calls there */
+	u32 *from = index->from;
+	unsigned long start;
+	int ret;
+
+	for (; *i < end; (*i)++) {
+		ret = sframe_fde_start(sec, *i, &start);
+		if (ret)
+			return ret;
+		if (*i && start < *prev)
+			return sframe_bad(reason, SFRAME_R_FDES_NOT_SORTED);
+		*prev = start;
+		if (index->starts) {
+			if (start < base || start - base >= U32_MAX)
+				return -EINVAL;
+			from[*i] = start - base;
+			continue;
+		}
+		/*
+		 * The blocks that start before this function: the previous
+		 * FDE is the last one at or before their start
+		 */
+		while (*b < index->nr &&
+		       base + ((unsigned long)*b << index->shift) < start)
+			from[(*b)++] = *i ? *i - 1 : 0;
+	}
+	return 0;
+}
+
 /**
  * sframe_index_build() - make the index of a section's FDE table
  * @sec:	section set up by sframe_section_init(), without an index
@@ -1430,7 +1513,7 @@ int sframe_index_build(const struct sframe_section *sec,
 {
 	/* Written inside user access windows: no bounds check calls there */
 	u32 *from = index->from;
-	unsigned long start, prev = 0, last, base;
+	unsigned long prev = 0, last, base;
 	u32 i = 0, end, b = 0;
 	int ret = 0;
 
@@ -1453,34 +1536,9 @@ int sframe_index_build(const struct sframe_section *sec,
 
 	while (i < sec->num_fdes) {
 		end = min_t(u32, sec->num_fdes, i + SFRAME_INDEX_CHUNK);
-		if (!sframe_uaccess_begin(sec))
-			return -EFAULT;
-		for (; i < end; i++) {
-			ret = sframe_fde_start(sec, i, &start);
-			if (ret)
-				break;
-			if (i && start < prev) {
-				ret = sframe_bad(reason, SFRAME_R_FDES_NOT_SORTED);
-				break;
-			}
-			prev = start;
-			if (index->starts) {
-				if (start < base || start - base >= U32_MAX) {
-					ret = -EINVAL;
-					break;
-				}
-				from[i] = start - base;
-				continue;
-			}
-			/*
-			 * The blocks that start before this function: the
-			 * previous FDE is the last one at or before their start
-			 */
-			while (b < index->nr &&
-			       base + ((unsigned long)b << index->shift) < start)
-				from[b++] = i ? i - 1 : 0;
-		}
-		user_read_access_end();
+		sframe_window(sec, ret,
+			      sframe_index_chunk(sec, index, base, &i, end,
+						 &prev, &b, reason));
 		if (ret)
 			return ret;
 		cond_resched();
@@ -1509,10 +1567,23 @@ static __always_inline int sframe_fde_extent(const struct sframe_section *sec,
 		addr += offsetof(struct sframe_fde_v2, func_size);
 	else
 		addr += offsetof(struct sframe_fde_v3, func_size);
-	sframe_get(*size, u32, addr, efault);
+	sframe_read(sec, *size, u32, addr, efault);
 	return 0;
 efault:
 	return -EFAULT;
+}
+
+/* Inside the window: the start of the first function, the last one's extent */
+static __always_inline int sframe_fde_span(const struct sframe_section *sec,
+					   unsigned long *base,
+					   unsigned long *end, u32 *size)
+{
+	int ret;
+
+	ret = sframe_fde_start(sec, 0, base);
+	if (!ret)
+		ret = sframe_fde_extent(sec, sec->num_fdes - 1, end, size);
+	return ret;
 }
 
 /*
@@ -1526,12 +1597,7 @@ static int sframe_index_span(const struct sframe_section *sec,
 	u32 size;
 	int ret;
 
-	if (!sframe_uaccess_begin(sec))
-		return -EFAULT;
-	ret = sframe_fde_start(sec, 0, base);
-	if (!ret)
-		ret = sframe_fde_extent(sec, sec->num_fdes - 1, end, &size);
-	user_read_access_end();
+	sframe_window(sec, ret, sframe_fde_span(sec, base, end, &size));
 	if (ret)
 		return ret;
 	if (*base < sec->text_start || *base >= sec->text_end)
@@ -1660,8 +1726,10 @@ int sframe_section_init(struct sframe_section *sec, enum sframe_reason *reason)
 
 	if (sizeof(h) > sec->sframe_end - sec->sframe_start)
 		return sframe_bad(reason, SFRAME_R_TRUNCATED);
-	if (copy_from_user(&h, (const void __user *)sec->sframe_start,
-			   sizeof(h)))
+	if (sec->kdata)
+		memcpy(&h, sec->kdata, sizeof(h));
+	else if (copy_from_user(&h, (const void __user *)sec->sframe_start,
+				sizeof(h)))
 		return -EFAULT;
 
 	if (h.preamble.magic != SFRAME_MAGIC)

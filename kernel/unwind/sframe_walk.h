@@ -34,7 +34,7 @@
 #include <linux/uaccess.h>
 
 /**
- * struct sframe_section - an SFrame section mapped in user space
+ * struct sframe_section - an SFrame section, in user or kernel memory
  * @sframe_start:	user address of the first byte of the section
  * @sframe_end:		user address one past the last byte of the section
  * @text_start:		start of the code the section describes
@@ -52,11 +52,16 @@
  * @fixed_fp_off:	FP offset from the CFA fixed by the header, or 0
  * @fde_index:		an index of the FDE table in kernel memory, or NULL:
  *			see struct sframe_fde_index
+ * @kdata:		NULL for a section in user memory; else the section's
+ *			bytes in kernel memory, which the reader reads
+ *			instead, and @sframe_start is the address that the
+ *			section's function start offsets count from, as if
+ *			the section were mapped there
  *
- * The caller fills in the first four fields; sframe_section_init() checks
- * the header and fills in the others but @fde_index, which are trusted
- * afterwards.  The caller may give the section an index, and then owns
- * it.
+ * The caller fills in the first four fields, and @kdata; sframe_section_init()
+ * checks the header and fills in the others but @fde_index, which are
+ * trusted afterwards.  The caller may give the section an index, and then
+ * owns it; the caller keeps @kdata while the section is used.
  */
 struct sframe_section {
 	unsigned long	sframe_start;
@@ -76,6 +81,7 @@ struct sframe_section {
 	s8		fixed_ra_off;
 	s8		fixed_fp_off;
 	struct sframe_fde_index *fde_index;
+	const u8	*kdata;
 };
 
 /**

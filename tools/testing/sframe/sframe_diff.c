@@ -3,7 +3,11 @@
  * Differential test of the kernel SFrame reader against the system
  * libsframe: for every FDE of the .sframe section of each ELF file, and
  * every PC inside its function, compare the rule of both (normalized text
- * form, FRE start, function start).  The last line is
+ * form, FRE start, function start).  The reader also reads each PC from a
+ * copy of the section in the harness's own memory, as it reads a section
+ * that the kernel holds (the store): it must give the same as from the
+ * simulated user memory, and open no user access window.  The last line
+ * is
  *
  *	checked N PCs in M functions, K mismatches
  *
@@ -19,6 +23,7 @@
 #include "elfsec.h"
 #include "sframe_kunit_builder.h"
 #include "sframe_walk.h"
+#include "uspace.h"
 
 #define MAX_REPORTS	20
 
@@ -34,12 +39,40 @@ static void mismatch(const char *path, unsigned long pc, const char *what,
 	mismatches++;
 }
 
+/*
+ * Look @pc up in the section's copy in memory of our own (@ksec->kdata)
+ * and compare with @user, what the lookup in user memory gave
+ */
+static void kernel_copy(const char *path, const struct sframe_section *ksec,
+			unsigned long pc, const char *user)
+{
+	char k[SFB_RULE_LEN + 64], rk[SFB_RULE_LEN];
+	unsigned long windows = uspace_stats.windows;
+	struct sframe_rule r;
+	enum sframe_reason why;
+	int ret;
+
+	ret = sframe_find(ksec, pc, &r, &why);
+	if (ret)
+		snprintf(k, sizeof(k), "error %d (%s)", ret,
+			 sframe_reason_str(why));
+	else
+		snprintf(k, sizeof(k), "%s fre=%#x func=%#lx",
+			 sfb_rulefmt(&r, rk, sizeof(rk)), r.fre_start,
+			 r.func_start);
+	if (strcmp(k, user))
+		mismatch(path, pc, "rule in kernel memory", k, user);
+	else if (uspace_stats.windows != windows)
+		mismatch(path, pc, "user access window for kernel memory",
+			 "opened", "none");
+}
+
 static void diff(const char *path)
 {
 	char err[256], a[SFB_RULE_LEN + 64], b[SFB_RULE_LEN + 64];
 	char ra[SFB_RULE_LEN], rb[SFB_RULE_LEN];
 	unsigned long start, pc;
-	struct sframe_section sec;
+	struct sframe_section sec, ksec;
 	enum sframe_reason why;
 	struct lib_ctx *lib;
 	unsigned int i, size, lsize;
@@ -71,6 +104,8 @@ static void diff(const char *path)
 	if (!ret && sframe_index_attach(&sec, &why))
 		mismatch(path, e.sframe_addr, "FDE index", sframe_reason_str(why),
 			 "accepted");
+	ksec = sec;
+	ksec.kdata = (const u8 *)e.data + e.sframe_off;
 	if (lib_num_fdes(lib) != sec.num_fdes) {
 		snprintf(a, sizeof(a), "%u", sec.num_fdes);
 		snprintf(b, sizeof(b), "%u", lib_num_fdes(lib));
@@ -106,6 +141,7 @@ static void diff(const char *path)
 				snprintf(a, sizeof(a), "%s fre=%#x func=%#lx",
 					 sfb_rulefmt(&ours, ra, sizeof(ra)),
 					 ours.fre_start, ours.func_start);
+			kernel_copy(path, &ksec, pc, a);
 			if (r2)
 				snprintf(b, sizeof(b), "error %d", r2);
 			else
