@@ -69,14 +69,22 @@ struct sframe_elf_start {
  */
 #define SFRAME_MAX_CLEAN_VMAS	4
 
+/* Notes of at most this size are searched for a build ID */
+#define SFRAME_MAX_NOTES	SZ_4K
+/* The note type of a build ID, in notes named "GNU" */
+#define SFRAME_NT_GNU_BUILD_ID	3
+
 /**
  * struct sframe_elf_obj - where a mapped ELF object's section is in its file
  * @off:	file offset of the object's ELF header
  * @sframe_off:	file offset of its .sframe section
+ * @store:	for an object without one, the image of the section that
+ *		the store has for it (referenced), else NULL
  */
 struct sframe_elf_obj {
-	loff_t		off;
-	loff_t		sframe_off;
+	loff_t			off;
+	loff_t			sframe_off;
+	struct sframe_image	*store;
 };
 
 /*
@@ -166,6 +174,93 @@ static bool sframe_elf_first_page_at(const struct elf64_phdr *phdrs,
 	return false;
 }
 
+/*
+ * The NT_GNU_BUILD_ID of the ELF object at file offset @start of @file,
+ * whose program headers are @phdrs, into @id: its length, or 0 if none
+ * was found in the first SFRAME_MAX_NOTES bytes of each PT_NOTE
+ */
+static u32 sframe_elf_build_id(struct file *file, loff_t start,
+			       const struct elf64_phdr *phdrs, int phnum, u8 *id)
+{
+	u32 len = 0;
+	void *buf;
+	int i;
+
+	buf = kmalloc(SFRAME_MAX_NOTES, GFP_KERNEL);
+	if (!buf)
+		return 0;
+	for (i = 0; i < phnum && !len; i++) {
+		const struct elf64_phdr *ph = &phdrs[i];
+		size_t size = ph->p_filesz, at = 0, name, desc;
+
+		if (ph->p_type != PT_NOTE || !size || size > SFRAME_MAX_NOTES ||
+		    ph->p_offset > MAX_LFS_FILESIZE - start ||
+		    sframe_file_read(file, buf, size, start + ph->p_offset))
+			continue;
+		while (size - at >= sizeof(struct elf64_note)) {
+			const struct elf64_note *n = buf + at;
+
+			/* The notes of ELF files are 4-byte aligned in practice */
+			name = ALIGN((size_t)n->n_namesz, 4);
+			desc = ALIGN((size_t)n->n_descsz, 4);
+			at += sizeof(*n);
+			if (name > size - at || desc > size - at - name)
+				break;
+			if (n->n_type == SFRAME_NT_GNU_BUILD_ID &&
+			    n->n_namesz == sizeof("GNU") &&
+			    !memcmp(buf + at, "GNU", sizeof("GNU")) &&
+			    n->n_descsz && n->n_descsz <= BUILD_ID_SIZE_MAX) {
+				memcpy(id, buf + at + name, n->n_descsz);
+				len = n->n_descsz;
+				break;
+			}
+			at += name + desc;
+		}
+	}
+	kfree(buf);
+	return len;
+}
+
+/*
+ * The section that the store has (sframe_store.c) for the object at
+ * @start of @e's file, which has no PT_GNU_SFRAME: found by its build ID,
+ * its file's size and the ELF addresses of its text [@text_lo, @text_hi),
+ * which is at @bias.  Return 0 with @sec's text and @obj->store set, or
+ * -ENOENT.
+ */
+static int sframe_elf_stored(struct sframe_entry *e, loff_t start,
+			     const struct elf64_phdr *phdrs, int phnum,
+			     unsigned long bias, unsigned long text_lo,
+			     unsigned long text_hi, struct sframe_section *sec,
+			     struct sframe_elf_obj *obj)
+{
+	u8 id[BUILD_ID_SIZE_MAX];
+	struct sframe_image *img;
+	u32 len;
+
+	if (!sframe_store_used())
+		return -ENOENT;
+	len = sframe_elf_build_id(e->file, start, phdrs, phnum, id);
+	if (!len)
+		return -ENOENT;
+	img = sframe_store_get(id, len, i_size_read(file_inode(e->file)),
+			       text_lo, text_hi);
+	if (!img)
+		return -ENOENT;
+	sec->text_start = bias + text_lo;
+	sec->text_end = bias + text_hi;
+	if (sec->text_end <= sec->text_start ||
+	    sec->text_end > TASK_SIZE_MAX ||
+	    sec->text_start >= e->end || sec->text_end <= e->start) {
+		sframe_image_put(img);
+		return -ENOENT;
+	}
+	obj->off = start;
+	obj->sframe_off = 0;
+	obj->store = img;
+	return 0;
+}
+
 /**
  * sframe_elf_locate() - find the section of @e in an ELF object of its file
  * @e:		the entry
@@ -181,7 +276,8 @@ static bool sframe_elf_first_page_at(const struct elf64_phdr *phdrs,
  * of its executable PT_LOAD segments maps @e's file offset and, with
  * @start->addr, its first page is mapped at @start->addr for the same
  * load bias.  Its section is usable if PT_GNU_SFRAME lies in a PT_LOAD
- * at the file offset that PT_LOAD maps.
+ * at the file offset that PT_LOAD maps.  An object without PT_GNU_SFRAME
+ * may have a section in the store (sframe_elf_stored()).
  *
  * Context: Task context, may sleep; no lock held.
  * Return: 0; -ENOEXEC if the object at @start->off is not the one mapped
@@ -254,8 +350,13 @@ static int sframe_elf_locate(struct sframe_entry *e,
 	    !sframe_elf_first_page_at(phdrs, ehdr.e_phnum, bias, start->addr))
 		goto out;
 
+	if (!sf) {
+		ret = sframe_elf_stored(e, start->off, phdrs, ehdr.e_phnum,
+					bias, text_lo, text_hi, sec, obj);
+		goto out;
+	}
 	ret = -ENOENT;
-	if (!sf || !sf->p_memsz || sf->p_memsz > SFRAME_MAX_SIZE ||
+	if (!sf->p_memsz || sf->p_memsz > SFRAME_MAX_SIZE ||
 	    !sframe_elf_loaded(phdrs, ehdr.e_phnum, sf))
 		goto out;
 	sec->sframe_start = bias + sf->p_vaddr;
@@ -595,12 +696,13 @@ static bool sframe_clean_end(struct sframe_entry *e,
 /*
  * The end of a resolution that found a section: usable, or corrupt for
  * @reason.  @sec is now @e's, and @img (if not NULL) the image it comes
- * from, whose reference @e takes over; @shared if that image was made by
- * the check of another mapping.
+ * from, whose reference @e takes over; @how for the sframe_register
+ * event: "discovered", "shared" if that image was made by the check of
+ * another mapping, "stored" if it is the store's.
  */
 static void sframe_resolved(struct sframe_entry *e, struct sframe_image *img,
 			    const struct sframe_section *sec, int state,
-			    enum sframe_reason reason, bool shared)
+			    enum sframe_reason reason, const char *how)
 {
 	e->sec = *sec;
 	e->image = img;
@@ -611,7 +713,7 @@ static void sframe_resolved(struct sframe_entry *e, struct sframe_image *img,
 	}
 	e->resolve_fails = 0;
 	trace_sframe_register(e->start, e->end, sec->sframe_start,
-			      sec->sframe_end, false, shared);
+			      sec->sframe_end, how);
 	sframe_set_state(e, SFRAME_OK);
 }
 
@@ -636,7 +738,7 @@ static void sframe_resolve_file(struct sframe_entry *e,
 	img = sframe_image_get(inode, obj->off, sec);
 	if (img) {
 		sframe_image_section(img, sec);
-		sframe_resolved(e, img, sec, img->state, img->reason, true);
+		sframe_resolved(e, img, sec, img->state, img->reason, "shared");
 		return;
 	}
 	/* The version of the file that the check reads, and no writer */
@@ -664,11 +766,12 @@ static void sframe_resolve_file(struct sframe_entry *e,
 		/* The image's section: ours, or another task's */
 		sframe_section_release(sec);
 		sframe_image_section(img, sec);
-		sframe_resolved(e, img, sec, img->state, img->reason, false);
+		sframe_resolved(e, img, sec, img->state, img->reason,
+				"discovered");
 		return;
 	}
 	sframe_resolved(e, NULL, sec, ret ? SFRAME_BAD : SFRAME_OK, reason,
-			false);
+			"discovered");
 }
 
 /**
@@ -692,7 +795,7 @@ void sframe_resolve(struct sframe_entry *e)
 {
 	struct sframe_section sec = {};
 	enum sframe_reason reason = SFRAME_R_NONE;
-	struct sframe_elf_obj obj;
+	struct sframe_elf_obj obj = {};
 	int ret;
 
 	if (atomic_cmpxchg(&e->state, SFRAME_PENDING, SFRAME_RESOLVING) !=
@@ -714,6 +817,12 @@ void sframe_resolve(struct sframe_entry *e)
 		sframe_resolve_failed(e);
 		return;
 	}
+	if (obj.store) {
+		sframe_image_section(obj.store, &sec);
+		sframe_resolved(e, obj.store, &sec, SFRAME_OK, SFRAME_R_NONE,
+				"stored");
+		return;
+	}
 	if (!e->vdso) {
 		sframe_resolve_file(e, &sec, &obj);
 		return;
@@ -726,7 +835,7 @@ void sframe_resolve(struct sframe_entry *e)
 		return;
 	}
 	sframe_resolved(e, NULL, &sec, ret ? SFRAME_BAD : SFRAME_OK, reason,
-			false);
+			"discovered");
 }
 
 /*

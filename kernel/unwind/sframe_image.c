@@ -127,6 +127,42 @@ struct sframe_image *sframe_image_get(const struct inode *inode, loff_t off,
 }
 
 /**
+ * sframe_image_init() - make an image of a checked section
+ * @img:	the image, with one reference from now on
+ * @sec:	the section, checked by sframe_check(); the image takes a
+ *		reference to its index
+ * @state:	SFRAME_OK, or SFRAME_BAD if the check found it corrupt
+ * @reason:	why, for SFRAME_BAD
+ *
+ * The image keeps the section at addresses relative to the start of its
+ * text, for every mapping to add its own (sframe_image_section()).
+ *
+ * Context: Any context.
+ */
+void sframe_image_init(struct sframe_image *img,
+		       const struct sframe_section *sec, int state,
+		       enum sframe_reason reason)
+{
+	unsigned long base = sec->text_start;
+
+	refcount_set(&img->ref, 1);
+	img->state = state;
+	img->reason = reason;
+	img->sec = *sec;
+	img->sec.sframe_start -= base;
+	img->sec.sframe_end -= base;
+	img->sec.text_start = 0;
+	img->sec.text_end -= base;
+	img->sec.fdes_start -= base;
+	img->sec.fres_start -= base;
+	img->sec.fres_end -= base;
+	if (state != SFRAME_OK)
+		img->sec.fde_index = NULL;
+	else if (img->sec.fde_index)
+		refcount_inc(&img->sec.fde_index->ref);
+}
+
+/**
  * sframe_image_add() - keep what a section's check gave, for other mappings
  * @inode:	the inode of the file that holds the object
  * @off:	the file offset of the ELF object
@@ -152,8 +188,8 @@ struct sframe_image *sframe_image_add(const struct inode *inode, loff_t off,
 				      int state, enum sframe_reason reason)
 {
 	struct timespec64 now_mtime = inode_get_mtime(inode);
-	unsigned long base = sec->text_start, flags;
 	struct sframe_image *img, *old;
+	unsigned long flags;
 
 	if (!timespec64_equal(&now_mtime, mtime) || i_size_read(inode) != size)
 		return NULL;
@@ -161,25 +197,11 @@ struct sframe_image *sframe_image_add(const struct inode *inode, loff_t off,
 	img = kzalloc_obj(*img, GFP_KERNEL_ACCOUNT);
 	if (!img)
 		return NULL;
-	refcount_set(&img->ref, 1);
 	img->inode = inode;
 	img->off = off;
 	img->mtime = *mtime;
 	img->size = size;
-	img->state = state;
-	img->reason = reason;
-	img->sec = *sec;
-	img->sec.sframe_start -= base;
-	img->sec.sframe_end -= base;
-	img->sec.text_start = 0;
-	img->sec.text_end -= base;
-	img->sec.fdes_start -= base;
-	img->sec.fres_start -= base;
-	img->sec.fres_end -= base;
-	if (state != SFRAME_OK)
-		img->sec.fde_index = NULL;
-	else if (img->sec.fde_index)
-		refcount_inc(&img->sec.fde_index->ref);
+	sframe_image_init(img, sec, state, reason);
 
 	spin_lock_irqsave(&sframe_images_lock, flags);
 	old = sframe_image_lookup(inode, off, mtime, size, sec);
@@ -227,7 +249,8 @@ void sframe_image_section(const struct sframe_image *img,
  * @img:	the image, or NULL
  *
  * The last reference removes it from the table and frees it; its index
- * stays as long as entries reference it.
+ * stays as long as entries reference it.  An image of the store
+ * (sframe_store.c) is not in the table: sframe_store_put() drops it.
  *
  * Context: Any context but NMI.
  */
@@ -235,6 +258,10 @@ void sframe_image_put(struct sframe_image *img)
 {
 	unsigned long flags;
 
+	if (IS_ENABLED(CONFIG_UNWIND_USER_SFRAME) && img && img->stored) {
+		sframe_store_put(img);
+		return;
+	}
 	if (!img ||
 	    !refcount_dec_and_lock_irqsave(&img->ref, &sframe_images_lock,
 					   &flags))

@@ -7,6 +7,7 @@
  *	sframe_discover.c	finding the section of a mapped ELF file
  *	sframe_image.c		what a file's section gives, shared by its
  *				mappings
+ *	sframe_store.c		sections for objects that ship none
  *	sframe_rcache.[ch]	the rule cache of an entry
  *	sframe_repair.c		lookups that NMI/IRQ unwinds could not make
  *	sframe.c		the lookup used by the unwinder (user.c)
@@ -72,6 +73,10 @@ enum sframe_state {
  *		@state is SFRAME_OK
  * @state:	SFRAME_OK, or SFRAME_BAD if found corrupt when checked
  * @reason:	why, for SFRAME_BAD
+ * @stored:	an image of the store (sframe_store.c), for the objects of
+ *		an identity rather than one file: @node is in the store's
+ *		table, @inode is NULL and @off and @mtime are unused, and
+ *		@sec.kdata holds the section
  */
 struct sframe_image {
 	struct hlist_node	node;
@@ -83,6 +88,7 @@ struct sframe_image {
 	struct sframe_section	sec;
 	int			state;
 	enum sframe_reason	reason;
+	bool			stored;
 };
 
 /**
@@ -168,10 +174,25 @@ struct sframe_image *sframe_image_add(const struct inode *inode, loff_t off,
 				      loff_t size,
 				      const struct sframe_section *sec,
 				      int state, enum sframe_reason reason);
+void sframe_image_init(struct sframe_image *img,
+		       const struct sframe_section *sec, int state,
+		       enum sframe_reason reason);
 void sframe_image_section(const struct sframe_image *img,
 			  struct sframe_section *sec);
 void sframe_image_put(struct sframe_image *img);
 unsigned long sframe_images_count(void);
+
+/* sframe_store.c */
+struct prctl_sframe_store;
+bool sframe_store_used(void);
+struct sframe_image *sframe_store_get(const u8 *id, u32 id_len, loff_t size,
+				      unsigned long text_start,
+				      unsigned long text_end);
+int sframe_store_add(const struct prctl_sframe_store *args, void *data);
+int sframe_store_remove(const struct prctl_sframe_store *args);
+int sframe_store_prctl(unsigned long op, unsigned long uargs,
+		       unsigned long usize);
+void sframe_store_put(struct sframe_image *img);
 
 /* sframe_rcache.c, and sframe_rcache_get()/_put() in sframe_rcache.h */
 bool __sframe_rcache_put(struct sframe_entry *e, unsigned long pc,

@@ -10,7 +10,9 @@
  */
 #include <kunit/test.h>
 #include <linux/mman.h>
+#include <linux/prctl.h>
 #include <linux/uaccess.h>
+#include <linux/unwind_user.h>
 
 #include "sframe_kunit_builder.h"
 
@@ -585,6 +587,123 @@ static void sframe_reg_image_bad(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sframe_images_count(), nr);
 }
 
+#ifdef CONFIG_UNWIND_USER_SFRAME
+/* A section of three functions for the store, in memory that it takes */
+static void *sframe_reg_store_sec(struct kunit *test, struct sfb_fde *fdes,
+				  size_t *len, bool corrupt)
+{
+	struct sfb_sec s = sfb_amd64_sec(SFRAME_VERSION_3, SFRAME_F_FDE_SORTED,
+					 0x400000, fdes);
+	struct sfb_layout *lay = kunit_kzalloc(test, sizeof(*lay), GFP_KERNEL);
+	u8 *buf = kvzalloc(SZ_4K, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, lay);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	/* At ELF address 0, as sframe-gen makes it */
+	*len = sfb_build(&s, 0, buf, SZ_4K, lay);
+	KUNIT_ASSERT_NE(test, *len, (size_t)0);
+	if (corrupt)
+		buf[0] ^= 0xff;
+	return buf;
+}
+
+/*
+ * The store: a section is found by its object's identity only (build ID,
+ * file size, text span), at the load address of a mapping, and read from
+ * kernel memory; the refusals and their error codes; an image that an
+ * entry uses outlives its removal from the store.
+ */
+static void sframe_reg_store(struct kunit *test)
+{
+	struct prctl_sframe_store args = {
+		.sframe_addr	= 0,
+		.text_start	= 0x401000,
+		.text_end	= 0x404000,
+		.file_size	= 123456,
+		.build_id_len	= 20,
+	};
+	unsigned long bias = 0x7f0000000000UL;
+	struct sframe_image *img;
+	struct sfb_fde fdes[3];
+	struct sframe_section sec;
+	struct sframe_rule r;
+	enum sframe_reason why;
+	size_t len;
+	void *buf;
+
+	if (UNWIND_USER_SFRAME_ABI != SFRAME_ABI_AMD64_ENDIAN_LITTLE)
+		kunit_skip(test, "the test's section is for x86_64");
+	memset(args.build_id, 0xee, sizeof(args.build_id));
+	KUNIT_ASSERT_NULL(test, sframe_store_get(args.build_id, 20, 123456,
+						 0x401000, 0x404000));
+
+	buf = sframe_reg_store_sec(test, fdes, &len, false);
+	args.sframe_len = len;
+	KUNIT_ASSERT_EQ(test, sframe_store_add(&args, buf), 0);
+	KUNIT_EXPECT_TRUE(test, sframe_store_used());
+	/* The same identity again */
+	buf = sframe_reg_store_sec(test, fdes, &len, false);
+	KUNIT_EXPECT_EQ(test, sframe_store_add(&args, buf), -EEXIST);
+	/* A corrupt section, and one that is not an identity */
+	args.build_id[0] = 0xef;
+	buf = sframe_reg_store_sec(test, fdes, &len, true);
+	KUNIT_EXPECT_EQ(test, sframe_store_add(&args, buf), -EINVAL);
+	args.build_id_len = 0;
+	buf = sframe_reg_store_sec(test, fdes, &len, false);
+	KUNIT_EXPECT_EQ(test, sframe_store_add(&args, buf), -EINVAL);
+	args.build_id_len = 20;
+	args.build_id[0] = 0xee;
+
+	/* Other objects: same build ID, another size or text; another ID */
+	KUNIT_EXPECT_NULL(test, sframe_store_get(args.build_id, 20, 123457,
+						 0x401000, 0x404000));
+	KUNIT_EXPECT_NULL(test, sframe_store_get(args.build_id, 20, 123456,
+						 0x401000, 0x405000));
+	KUNIT_EXPECT_NULL(test, sframe_store_get(args.build_id, 19, 123456,
+						 0x401000, 0x404000));
+
+	img = sframe_store_get(args.build_id, 20, 123456, 0x401000, 0x404000);
+	KUNIT_ASSERT_NOT_NULL(test, img);
+	KUNIT_EXPECT_TRUE(test, img->stored);
+	KUNIT_EXPECT_EQ(test, refcount_read(&img->ref), 2U);
+	/* At a mapping's address, as discovery gives it */
+	memset(&sec, 0, sizeof(sec));
+	sec.text_start = bias + 0x401000;
+	sframe_image_section(img, &sec);
+	KUNIT_EXPECT_EQ(test, sec.text_end, bias + 0x404000);
+	KUNIT_EXPECT_EQ(test, sec.sframe_start, bias);
+	KUNIT_EXPECT_NOT_NULL(test, sec.kdata);
+	KUNIT_ASSERT_EQ(test, sframe_find_nofault(&sec, bias + 0x402004, &r,
+						  &why), 0);
+	KUNIT_EXPECT_EQ(test, r.func_start, bias + 0x402000);
+	KUNIT_EXPECT_EQ(test, r.cfa.reg, 6);
+	KUNIT_EXPECT_EQ(test, r.cfa.off, 16);
+	KUNIT_EXPECT_EQ(test, sframe_find(&sec, bias + 0x403000, &r, &why),
+			-ENOENT);
+
+	/* Removed from the store, the image stays for its user */
+	KUNIT_EXPECT_EQ(test, sframe_store_remove(&(struct prctl_sframe_store){
+		.build_id_len = 20, .build_id = { 0xee, 0xee } }), -ENOENT);
+	args.sframe_len = 0;
+	args.sframe_addr = 0;
+	args.text_start = 0;
+	args.text_end = 0;
+	KUNIT_EXPECT_EQ(test, sframe_store_remove(&args), 0);
+	KUNIT_EXPECT_EQ(test, refcount_read(&img->ref), 1U);
+	KUNIT_EXPECT_NULL(test, sframe_store_get(args.build_id, 20, 123456,
+						 0x401000, 0x404000));
+	KUNIT_EXPECT_EQ(test, sframe_find(&sec, bias + 0x401000, &r, &why), 0);
+	KUNIT_EXPECT_EQ(test, sframe_store_remove(&args), -ENOENT);
+	sframe_section_release(&sec);
+	sframe_image_put(img);
+}
+#else
+static void sframe_reg_store(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_UNWIND_USER_SFRAME");
+}
+#endif
+
 static void sframe_reg_exit_frees(struct kunit *test)
 {
 	struct sframe_test *t = test->priv;
@@ -679,6 +798,7 @@ static struct kunit_case sframe_registry_cases[] = {
 	KUNIT_CASE(sframe_reg_find_marks_bad),
 	KUNIT_CASE(sframe_reg_image_shared),
 	KUNIT_CASE(sframe_reg_image_bad),
+	KUNIT_CASE(sframe_reg_store),
 	KUNIT_CASE(sframe_reg_exit_frees),
 #ifdef CONFIG_UNWIND_USER_SFRAME
 	KUNIT_CASE(sframe_reg_discover_cap),

@@ -117,8 +117,8 @@ static int sframe_register(struct prctl_sframe *args)
 	ret = sframe_insert(mm, e);
 	if (!ret)
 		trace_sframe_register(sec.text_start, sec.text_end,
-				      sec.sframe_start, sec.sframe_end, true,
-				      false);
+				      sec.sframe_start, sec.sframe_end,
+				      "registered");
 unlock:
 	mmap_write_unlock(mm);
 	sframe_section_release(&sec);
@@ -147,13 +147,16 @@ static int sframe_unregister(struct prctl_sframe *args)
 
 /**
  * sframe_prctl() - prctl(PR_SFRAME, op, args, size, 0)
- * @op:		PR_SFRAME_REGISTER or PR_SFRAME_UNREGISTER
- * @uargs:	user pointer to a struct prctl_sframe
+ * @op:		PR_SFRAME_REGISTER or PR_SFRAME_UNREGISTER, or
+ *		PR_SFRAME_STORE_ADD or PR_SFRAME_STORE_REMOVE
+ * @uargs:	user pointer to a struct prctl_sframe, or for the store a
+ *		struct prctl_sframe_store (see sframe_store_prctl())
  * @usize:	size of that struct as the caller knows it
  * @arg5:	must be 0
  *
  * Register or unregister the .sframe section of text of the calling
- * process, see Documentation/userspace-api/sframe.rst.
+ * process, or change the store of sections for objects that ship none,
+ * see Documentation/userspace-api/sframe.rst.
  *
  * Context: Process context, may sleep.
  * Return: 0 or a negative error code.
@@ -167,6 +170,8 @@ int sframe_prctl(unsigned long op, unsigned long uargs, unsigned long usize,
 	/* 32-bit tasks never use SFrame */
 	if (in_compat_syscall())
 		return -EINVAL;
+	if (op == PR_SFRAME_STORE_ADD || op == PR_SFRAME_STORE_REMOVE)
+		return arg5 ? -EINVAL : sframe_store_prctl(op, uargs, usize);
 	if (arg5 || usize < PRCTL_SFRAME_SIZE_VER0 || usize > PAGE_SIZE)
 		return -EINVAL;
 	ret = copy_struct_from_user(&args, sizeof(args),
@@ -238,13 +243,29 @@ static void sframe_seq_stop(struct seq_file *m, void *v)
 	}
 }
 
+/*
+ * Where the section of @e comes from: prctl(), the store, or the ELF file
+ * (or the vDSO's image, whose path is [vdso])
+ */
+static const char *sframe_entry_source(const struct sframe_entry *e,
+				       int state)
+{
+	if (e->explicit)
+		return "prctl";
+	/* @e->image is set with the section, before the state */
+	if ((state == SFRAME_OK || state == SFRAME_BAD) && e->image &&
+	    e->image->stored)
+		return "store";
+	return "elf";
+}
+
 static int sframe_seq_show(struct seq_file *m, void *v)
 {
 	struct sframe_entry *e = v;
 	int state = atomic_read_acquire(&e->state);
 
 	seq_printf(m, "%08lx-%08lx %-7s %s ", e->start, e->end,
-		   sframe_state_name(state), e->explicit ? "prctl" : "elf");
+		   sframe_state_name(state), sframe_entry_source(e, state));
 	if (state == SFRAME_OK || state == SFRAME_BAD)
 		seq_printf(m, "%08lx-%08lx v%u %u",
 			   e->sec.sframe_start, e->sec.sframe_end,

@@ -8,33 +8,30 @@
 #include <linux/tracepoint.h>
 
 /*
- * A section became usable for unwinding: registered with prctl(),
- * discovered, or discovered and taken from the image of its file that the
- * check of another mapping made (shared)
+ * A section became usable for unwinding, @how: "registered" with prctl(),
+ * "discovered", "shared" (discovered and taken from the image of its file
+ * that the check of another mapping made), or "stored" (discovered, for
+ * an object without a section, and taken from the store)
  */
 TRACE_EVENT(sframe_register,
 	    TP_PROTO(unsigned long text_start, unsigned long text_end,
 		     unsigned long sframe_start, unsigned long sframe_end,
-		     bool explicit, bool shared),
-	    TP_ARGS(text_start, text_end, sframe_start, sframe_end, explicit,
-		    shared),
+		     const char *how),
+	    TP_ARGS(text_start, text_end, sframe_start, sframe_end, how),
 	    TP_STRUCT__entry(__field(unsigned long, text_start)
 			     __field(unsigned long, text_end)
 			     __field(unsigned long, sframe_start)
 			     __field(unsigned long, sframe_end)
-			     __field(bool, explicit)
-			     __field(bool, shared)),
+			     __string(how, how)),
 	    TP_fast_assign(__entry->text_start = text_start;
 			   __entry->text_end = text_end;
 			   __entry->sframe_start = sframe_start;
 			   __entry->sframe_end = sframe_end;
-			   __entry->explicit = explicit;
-			   __entry->shared = shared;),
+			   __assign_str(how);),
 	    TP_printk("text=%lx-%lx sframe=%lx-%lx %s",
 		      __entry->text_start, __entry->text_end,
 		      __entry->sframe_start, __entry->sframe_end,
-		      __entry->explicit ? "registered" :
-		      __entry->shared ? "shared" : "discovered")
+		      __get_str(how))
 );
 
 /* A text range was dropped from the registry */
