@@ -30,8 +30,8 @@ static int sframe_user_find_nofault(unsigned long pc, struct sframe_rule *rule)
 {
 	int state = SFRAME_PENDING, ret = -ENOENT;
 	struct mm_struct *mm = current->mm;
+	bool uncached = false, recheck = false;
 	struct sframe_entry *e;
-	bool uncached = false;
 
 	rule->fres_read = 0;
 	if (!mm)
@@ -47,6 +47,8 @@ static int sframe_user_find_nofault(unsigned long pc, struct sframe_rule *rule)
 		trace_sframe_lookup(pc, rule->fres_read, true, ret);
 		if (!ret)
 			uncached = !sframe_rcache_put(e, pc, rule, false);
+	} else if (state == SFRAME_NONE) {
+		recheck = sframe_recheck(e, true);
 	}
 	rcu_read_unlock();
 	/*
@@ -58,7 +60,7 @@ static int sframe_user_find_nofault(unsigned long pc, struct sframe_rule *rule)
 	 * to SFRAME_FDE_MAX_FRES of them per frame.
 	 */
 	if (state == SFRAME_PENDING || ret == -EFAULT || ret == -EBADMSG ||
-	    uncached)
+	    uncached || recheck)
 		sframe_repair_request(pc);
 	return ret;
 }
@@ -103,6 +105,9 @@ static noinline int sframe_user_find_slow(unsigned long pc,
 		*cache = e;
 	}
 
+	/* A section may have been stored for it since it was found without */
+	if (atomic_read(&e->state) == SFRAME_NONE)
+		sframe_recheck(e, false);
 	if (atomic_read(&e->state) == SFRAME_PENDING)
 		sframe_resolve(e);
 	/* Another thread may be resolving it: wait, it does not take long */

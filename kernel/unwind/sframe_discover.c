@@ -807,6 +807,8 @@ void sframe_resolve(struct sframe_entry *e)
 		return;
 	}
 
+	/* Before the store is looked up: an add from now on is seen */
+	e->store_gen = sframe_store_generation();
 	ret = e->vdso ? sframe_vdso_find(e, &sec) :
 			sframe_elf_find(e, &sec, &obj);
 	if (ret == -ENOENT) {
@@ -836,6 +838,29 @@ void sframe_resolve(struct sframe_entry *e)
 	}
 	sframe_resolved(e, NULL, &sec, ret ? SFRAME_BAD : SFRAME_OK, reason,
 			"discovered");
+}
+
+/**
+ * sframe_recheck() - whether a file entry without a section should look again
+ * @e:		the entry, SFRAME_NONE
+ * @nofault:	in NMI or IRQ context: only tell
+ *
+ * A section may have been added to the store for the entry's object since
+ * it was resolved (sframe_store.c): then the entry is made pending again,
+ * to be resolved at its next faultable lookup.
+ *
+ * Context: Any context; with @nofault, including NMI.
+ * Return: true if the store changed since @e was resolved (and, without
+ * @nofault, @e is pending again, or being resolved by another task).
+ */
+bool sframe_recheck(struct sframe_entry *e, bool nofault)
+{
+	if (!e->file || e->explicit ||
+	    READ_ONCE(e->store_gen) == sframe_store_generation())
+		return false;
+	if (!nofault)
+		atomic_cmpxchg(&e->state, SFRAME_NONE, SFRAME_PENDING);
+	return true;
 }
 
 /*

@@ -109,6 +109,8 @@ struct sframe_image {
  *		SFRAME_RESOLVE_MAX_SHIFT
  * @resolve_skip: resolutions still to skip before the next attempt;
  *		both written by the resolver only, see sframe_resolve()
+ * @store_gen:	for a file entry found without a section (SFRAME_NONE),
+ *		sframe_store_generation() before the store was looked up
  * @rcache:	rule cache, allocated by the first faultable lookup
  * @rcu:	the entry is freed after a grace period, so that RCU readers
  *		of the registry may use it (not @file, which the last
@@ -133,6 +135,7 @@ struct sframe_entry {
 	bool			vdso;
 	u8			resolve_fails;
 	u16			resolve_skip;
+	unsigned int		store_gen;
 	struct sframe_rcache	*rcache;
 	struct rcu_head		rcu;
 
@@ -164,6 +167,7 @@ const char *sframe_state_name(int state);
 /* sframe_discover.c */
 struct sframe_entry *sframe_discover(struct mm_struct *mm, unsigned long pc);
 void sframe_resolve(struct sframe_entry *e);
+bool sframe_recheck(struct sframe_entry *e, bool nofault);
 int sframe_check(struct sframe_section *sec, enum sframe_reason *reason);
 
 /* sframe_image.c */
@@ -185,6 +189,7 @@ unsigned long sframe_images_count(void);
 /* sframe_store.c */
 struct prctl_sframe_store;
 bool sframe_store_used(void);
+unsigned int sframe_store_generation(void);
 struct sframe_image *sframe_store_get(const u8 *id, u32 id_len, loff_t size,
 				      unsigned long text_start,
 				      unsigned long text_end);

@@ -16,7 +16,9 @@
  * mount namespace or privilege, and whether it was mapped before or
  * after, is unwound through the stored section when discovery resolves
  * it (sframe_discover.c): the entry takes a reference to the image and
- * adds its load bias, as for a shared file image.
+ * adds its load bias, as for a shared file image.  An entry that was
+ * resolved without a section before the add is resolved again at its
+ * next lookup (sframe_store_generation()).
  *
  * The reader reads a stored section from its kernel copy
  * (struct sframe_section.@kdata), with the same code as a section in user
@@ -102,6 +104,8 @@ static DEFINE_MUTEX(sframe_store_lock);
 /* Sections in the store, and the bytes of all not freed yet */
 static unsigned int sframe_store_nr;
 static atomic_long_t sframe_store_bytes;
+/* Sections added so far: entries found without one look again after an add */
+static atomic_t sframe_store_gen;
 
 static unsigned int sysctl_sframe_store_max_kb __read_mostly = 65536;
 
@@ -160,6 +164,22 @@ static bool sframe_stored_match(const struct sframe_stored *st, const u8 *id,
 bool sframe_store_used(void)
 {
 	return READ_ONCE(sframe_store_nr);
+}
+
+/**
+ * sframe_store_generation() - how many sections the store was given
+ *
+ * An entry of a file found without a section notes it
+ * (sframe_entry.@store_gen); after a later add, the entry is resolved
+ * again (sframe_recheck()), so that processes already running use what
+ * was added since.
+ *
+ * Context: Any context.
+ * Return: the number of sections added since boot.
+ */
+unsigned int sframe_store_generation(void)
+{
+	return atomic_read(&sframe_store_gen);
 }
 
 /**
@@ -294,6 +314,7 @@ int sframe_store_add(const struct prctl_sframe_store *args, void *data)
 	hash_add(sframe_store, &st->img.node,
 		 sframe_store_hash(st->build_id, len));
 	WRITE_ONCE(sframe_store_nr, sframe_store_nr + 1);
+	atomic_inc(&sframe_store_gen);
 	ret = 0;
 unlock:
 	mutex_unlock(&sframe_store_lock);
