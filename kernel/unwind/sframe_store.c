@@ -109,6 +109,13 @@ static atomic_t sframe_store_gen;
 
 static unsigned int sysctl_sframe_store_max_kb __read_mostly = 65536;
 
+/* The largest section the store takes: its limit, and at most 1 GiB */
+static u64 sframe_store_max(void)
+{
+	return min_t(u64, (u64)READ_ONCE(sysctl_sframe_store_max_kb) * SZ_1K,
+		     SFRAME_MAX_SIZE);
+}
+
 static u32 sframe_store_hash(const u8 *id, u32 len)
 {
 	return jhash(id, len, 0);
@@ -262,15 +269,15 @@ int sframe_store_add(const struct prctl_sframe_store *args, void *data)
 	u32 len = args->build_id_len;
 	int ret;
 
+	ret = -E2BIG;
+	if (args->sframe_len > sframe_store_max())
+		goto free_data;
 	ret = -EINVAL;
 	if (!len || len > BUILD_ID_SIZE_MAX || !args->file_size ||
 	    args->file_size > MAX_LFS_FILESIZE ||
 	    args->text_start >= args->text_end ||
 	    args->text_end > TASK_SIZE_MAX || !args->sframe_len ||
 	    args->sframe_addr > TASK_SIZE_MAX - args->sframe_len)
-		goto free_data;
-	ret = -E2BIG;
-	if (args->sframe_len > min_t(u64, limit, SFRAME_MAX_SIZE))
 		goto free_data;
 
 	ret = -ENOMEM;
@@ -397,12 +404,11 @@ int sframe_store_prctl(unsigned long op, unsigned long uargs,
 		return ret;
 	if (op == PR_SFRAME_STORE_REMOVE)
 		return sframe_store_remove(&args);
-	if (args.flags)
+	if (args.flags || !args.sframe_len)
 		return -EINVAL;
-	if (args.sframe_len > SFRAME_MAX_SIZE)
+	/* Before the copy, which may be large */
+	if (args.sframe_len > sframe_store_max())
 		return -E2BIG;
-	if (!args.sframe_len)
-		return -EINVAL;
 	data = kvmalloc(args.sframe_len, GFP_KERNEL_ACCOUNT);
 	if (!data)
 		return -ENOMEM;
