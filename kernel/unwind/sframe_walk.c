@@ -8,8 +8,8 @@
  * load, after checking every address against the bounds of the part of
  * the section it belongs to.  A section that the kernel holds in memory
  * of its own (the store, see sframe_store.c) is read by the same code,
- * at the same section addresses, from its copy (sframe_read()), without
- * a window and without faults.
+ * at the same section addresses, from its copy (sframe_read_raw()),
+ * without faults.
  * sframe_find_nofault() reads with page faults disabled.  Nothing read
  * from the section is trusted:
  * offsets and counts are checked before use and every loop is bounded,
@@ -151,56 +151,109 @@ static __always_inline int sframe_bad(enum sframe_reason *reason,
 /*
  * Reading the section.  The functions below read inside a user access
  * window that the caller opened over the whole section with
- * sframe_window(): they are __always_inline, because nothing
+ * sframe_uaccess_begin(): they are __always_inline, because nothing
  * inside a window may call a function (objtool checks it on x86), and
  * each returns -EFAULT if a read faults.  The format packs its fields
  * without alignment; the architectures that unwind with SFrame load
  * unaligned user words.
  *
- * A section in kernel memory (@sec->kdata) opens no window, and its
- * fields are read with __get_kernel_nofault(): one load, which is not
- * instrumented and calls nothing either, so the paths that objtool
- * follows through a window stay free of calls whichever kind of memory
- * a read takes.  Every read is inside the section, as for user memory:
- * the bounds checks are the same.
+ * A section in kernel memory (@sec->kdata) is read with
+ * __get_kernel_nofault(): one load, which is not instrumented and calls
+ * nothing either, so the paths that objtool follows through a window
+ * stay free of calls whichever kind of memory a read takes.  Every read
+ * is inside the section, as for user memory: the bounds checks are the
+ * same.
+ *
+ * The window is opened over the section's user range also for a section in
+ * kernel memory, whose reads then take no user memory: one path, which
+ * objtool can follow (a test of @sec->kdata at each end would let it
+ * follow a path that opens a window and skips its close).
  */
-/*
- * @ret = @expr, an expression that reads @sec: inside a user access window
- * over the section, or -EFAULT if none can be opened; for a section in
- * kernel memory, without one.  @expr is written out twice, once on each
- * path, so that objtool sees a window closed on every path that opened
- * one (a test of @sec->kdata at each end would let it follow a path that
- * opens a window and skips its close).
- */
-#define sframe_window(sec, ret, expr)					\
-do {									\
-	if ((sec)->kdata) {						\
-		(ret) = (expr);						\
-	} else if (user_read_access_begin((const void __user *)		\
-					  (sec)->sframe_start,		\
-					  (sec)->sframe_end -		\
-					  (sec)->sframe_start)) {	\
-		(ret) = (expr);						\
-		user_read_access_end();					\
-	} else {							\
-		(ret) = -EFAULT;					\
-	}								\
-} while (0)
+static __always_inline bool sframe_uaccess_begin(const struct sframe_section *sec)
+{
+	return user_read_access_begin((const void __user *)sec->sframe_start,
+				      sec->sframe_end - sec->sframe_start);
+}
 
-/* Read a @type at section address @addr into @x, or go to @label */
-#define sframe_read(sec, x, type, addr, label)				\
-do {									\
-	if ((sec)->kdata) {						\
-		type __sfr_v;						\
-									\
-		__get_kernel_nofault(&__sfr_v, (sec)->kdata +		\
-				     ((addr) - (sec)->sframe_start),	\
-				     type, label);			\
-		(x) = __sfr_v;						\
-	} else {							\
-		unsafe_get_user(x, (const type __user *)(addr), label);	\
-	}								\
-} while (0)
+/* Where the byte at section address @addr of a section in kernel memory is */
+static __always_inline const void *sframe_kaddr(const struct sframe_section *sec,
+						unsigned long addr)
+{
+	return sec->kdata + (addr - sec->sframe_start);
+}
+
+/*
+ * Read @size bytes (1, 2, 4 or 8) at section address @addr into @v, one
+ * load, from kernel or user memory: -EFAULT if it faults
+ */
+static __always_inline int sframe_read_raw(const struct sframe_section *sec,
+					   unsigned long addr,
+					   unsigned int size, void *v)
+{
+	const void __user *u = (const void __user *)addr;
+
+	switch (size) {
+	case 1:
+		if (sec->kdata)
+			__get_kernel_nofault(v, sframe_kaddr(sec, addr), u8,
+					     efault);
+		else
+			unsafe_get_user(*(u8 *)v, (const u8 __user *)u, efault);
+		break;
+	case 2:
+		if (sec->kdata)
+			__get_kernel_nofault(v, sframe_kaddr(sec, addr), u16,
+					     efault);
+		else
+			unsafe_get_user(*(u16 *)v, (const u16 __user *)u,
+					efault);
+		break;
+	case 4:
+		if (sec->kdata)
+			__get_kernel_nofault(v, sframe_kaddr(sec, addr), u32,
+					     efault);
+		else
+			unsafe_get_user(*(u32 *)v, (const u32 __user *)u,
+					efault);
+		break;
+	default:
+		if (sec->kdata)
+			__get_kernel_nofault(v, sframe_kaddr(sec, addr), u64,
+					     efault);
+		else
+			unsafe_get_user(*(u64 *)v, (const u64 __user *)u,
+					efault);
+		break;
+	}
+	return 0;
+efault:
+	return -EFAULT;
+}
+
+/* sframe_read_raw() of each size, into a variable of that size */
+static __always_inline int sframe_read8(const struct sframe_section *sec,
+					unsigned long addr, u8 *v)
+{
+	return sframe_read_raw(sec, addr, sizeof(*v), v);
+}
+
+static __always_inline int sframe_read16(const struct sframe_section *sec,
+					 unsigned long addr, u16 *v)
+{
+	return sframe_read_raw(sec, addr, sizeof(*v), v);
+}
+
+static __always_inline int sframe_read32(const struct sframe_section *sec,
+					 unsigned long addr, u32 *v)
+{
+	return sframe_read_raw(sec, addr, sizeof(*v), v);
+}
+
+static __always_inline int sframe_read64(const struct sframe_section *sec,
+					 unsigned long addr, u64 *v)
+{
+	return sframe_read_raw(sec, addr, sizeof(*v), v);
+}
 
 /*
  * The start address of the function of the FDE table entry at @addr,
@@ -213,24 +266,22 @@ static __always_inline int sframe_fde_start_at(const struct sframe_section *sec,
 {
 	unsigned long base = pcrel ? addr : sec->sframe_start;
 
+	int ret;
+
 	if (v2) {
-		s32 off;
+		u32 off;
 
-		sframe_read(sec, off, s32,
-			    addr + offsetof(struct sframe_fde_v2, start_addr),
-			    efault);
-		*start = base + (long)off;
+		ret = sframe_read32(sec, addr + offsetof(struct sframe_fde_v2,
+							 start_addr), &off);
+		*start = base + (long)(s32)off;
 	} else {
-		s64 off;
+		u64 off;
 
-		sframe_read(sec, off, s64,
-			    addr + offsetof(struct sframe_fde_v3, start_off),
-			    efault);
+		ret = sframe_read64(sec, addr + offsetof(struct sframe_fde_v3,
+							 start_off), &off);
 		*start = base + (unsigned long)off;
 	}
-	return 0;
-efault:
-	return -EFAULT;
+	return ret;
 }
 
 /* The start address of the function of FDE @idx (< sec->num_fdes) */
@@ -298,23 +349,20 @@ static __always_inline int sframe_fde_read(const struct sframe_section *sec,
 	if (ret)
 		return ret;
 	if (v2) {
-		sframe_read(sec, so.word, u64,
-			    addr + offsetof(struct sframe_fde_v2, func_size),
-			    efault);
-		sframe_read(sec, fde->fres_num, u32,
-			    addr + offsetof(struct sframe_fde_v2, fres_num),
-			    efault);
-		sframe_read(sec, fde->info, u8,
-			    addr + offsetof(struct sframe_fde_v2, info),
-			    efault);
-		sframe_read(sec, fde->rep_size, u8,
-			    addr + offsetof(struct sframe_fde_v2, rep_size),
-			    efault);
+		if (sframe_read64(sec, addr + offsetof(struct sframe_fde_v2,
+						       func_size), &so.word) ||
+		    sframe_read32(sec, addr + offsetof(struct sframe_fde_v2,
+						       fres_num), &fde->fres_num) ||
+		    sframe_read8(sec, addr + offsetof(struct sframe_fde_v2, info),
+				 &fde->info) ||
+		    sframe_read8(sec, addr + offsetof(struct sframe_fde_v2,
+						      rep_size), &fde->rep_size))
+			return -EFAULT;
 		fde->info2 = SFRAME_FDE_TYPE_DEFAULT;
 	} else {
-		sframe_read(sec, so.word, u64,
-			    addr + offsetof(struct sframe_fde_v3, func_size),
-			    efault);
+		if (sframe_read64(sec, addr + offsetof(struct sframe_fde_v3,
+						       func_size), &so.word))
+			return -EFAULT;
 		/*
 		 * Read by sframe_fde_attr(); set here too, or gcc 16 warns
 		 * that they may be used uninitialized (-Wmaybe-uninitialized)
@@ -330,8 +378,6 @@ static __always_inline int sframe_fde_read(const struct sframe_section *sec,
 		return sframe_bad(reason, SFRAME_R_FDE_FRES_OUTSIDE);
 	fde->fres_addr = sec->fres_start + so.f.fres_off;
 	return 0;
-efault:
-	return -EFAULT;
 }
 
 /*
@@ -348,16 +394,17 @@ static __always_inline int sframe_fde_attr(const struct sframe_section *sec,
 	if (!v2) {
 		if (sizeof(struct sframe_fda_v3) > sec->fres_end - addr)
 			return sframe_bad(reason, SFRAME_R_FRE_OUTSIDE);
-		sframe_read(sec, h.word, u32, addr, efault);
+		if (sframe_read32(sec, addr, &h.word))
+			return -EFAULT;
 		fde->fres_num = h.f.fres_num;
 		fde->info = h.f.info;
 		fde->info2 = h.f.info2;
 		fde->rep_size = 0;
 		if (SFRAME_FDE_INFO_PCTYPE(h.f.info) == SFRAME_FDE_PCTYPE_MASK)
-			sframe_read(sec, fde->rep_size, u8,
-				    addr + offsetof(struct sframe_fda_v3,
-						    rep_size),
-				    efault);
+			if (sframe_read8(sec, addr + offsetof(struct sframe_fda_v3,
+							      rep_size),
+					 &fde->rep_size))
+				return -EFAULT;
 		fde->fres_addr += sizeof(struct sframe_fda_v3);
 	}
 
@@ -372,8 +419,6 @@ static __always_inline int sframe_fde_attr(const struct sframe_section *sec,
 	if (fde->fres_num > SFRAME_FDE_MAX_FRES)
 		return sframe_bad(reason, SFRAME_R_FRE_LIMIT);
 	return 0;
-efault:
-	return -EFAULT;
 }
 
 /*
@@ -485,22 +530,27 @@ static __always_inline int sframe_fre_head(const struct sframe_section *sec,
 	union sframe_fre_head1 h1;
 	const u8 *lens;
 	unsigned int len;
+	u16 start16;
 
 	if (checked && asize + 1 > sec->fres_end - addr)
 		return sframe_bad(reason, SFRAME_R_FRE_OUTSIDE);
 	switch (asize) {
 	case 1:
-		sframe_read(sec, h1.word, u16, addr, efault);
+		if (sframe_read16(sec, addr, &h1.word))
+			return -EFAULT;
 		fre->start = h1.f.start;
 		fre->info = h1.f.info;
 		break;
 	case 2:
-		sframe_read(sec, fre->start, u16, addr, efault);
-		sframe_read(sec, fre->info, u8, addr + 2, efault);
+		if (sframe_read16(sec, addr, &start16) ||
+		    sframe_read8(sec, addr + 2, &fre->info))
+			return -EFAULT;
+		fre->start = start16;
 		break;
 	default:
-		sframe_read(sec, fre->start, u32, addr, efault);
-		sframe_read(sec, fre->info, u8, addr + 4, efault);
+		if (sframe_read32(sec, addr, &fre->start) ||
+		    sframe_read8(sec, addr + 4, &fre->info))
+			return -EFAULT;
 		break;
 	}
 	fre->addr = addr;
@@ -526,8 +576,6 @@ static __always_inline int sframe_fre_head(const struct sframe_section *sec,
 	if (checked && fre->len > sec->fres_end - addr)
 		return sframe_bad(reason, SFRAME_R_FRE_OUTSIDE);
 	return 0;
-efault:
-	return -EFAULT;
 }
 
 /* Read the start address and info byte of the FRE at @addr. */
@@ -557,6 +605,11 @@ static __always_inline int sframe_fre_words(const struct sframe_section *sec,
 	unsigned int count = SFRAME_FRE_INFO_DATAWORD_COUNT(fre->info);
 	unsigned int wsize = 1U << SFRAME_FRE_INFO_DATAWORD_SIZE(fre->info);
 	unsigned long p = fre->addr + fre->len - count * wsize;
+	union {
+		u8	b;
+		u16	h;
+		u32	w;
+	} w;
 	unsigned int i;
 
 	if (count > SFRAME_MAX_WORDS)
@@ -570,7 +623,8 @@ static __always_inline int sframe_fre_words(const struct sframe_section *sec,
 	if (wsize == 1 && count <= 3 && fre->len >= 4) {
 		union sframe_fre_tail4 t;
 
-		sframe_read(sec, t.word, u32, fre->addr + fre->len - 4, efault);
+		if (sframe_read32(sec, fre->addr + fre->len - 4, &t.word))
+			return -EFAULT;
 		switch (count) {
 		case 3:
 			word[0] = t.b[1];
@@ -588,24 +642,31 @@ static __always_inline int sframe_fre_words(const struct sframe_section *sec,
 		return 0;
 	}
 
-	/* A loop per size; sign-extended by the read, as the type says */
+	/* A loop per size, each word sign-extended from its size */
 	switch (wsize) {
 	case 1:
-		for (i = 0; i < count; i++, p++)
-			sframe_read(sec, word[i], s8, p, efault);
+		for (i = 0; i < count; i++, p++) {
+			if (sframe_read8(sec, p, &w.b))
+				return -EFAULT;
+			word[i] = (s8)w.b;
+		}
 		break;
 	case 2:
-		for (i = 0; i < count; i++, p += 2)
-			sframe_read(sec, word[i], s16, p, efault);
+		for (i = 0; i < count; i++, p += 2) {
+			if (sframe_read16(sec, p, &w.h))
+				return -EFAULT;
+			word[i] = (s16)w.h;
+		}
 		break;
 	default:
-		for (i = 0; i < count; i++, p += 4)
-			sframe_read(sec, word[i], s32, p, efault);
+		for (i = 0; i < count; i++, p += 4) {
+			if (sframe_read32(sec, p, &w.w))
+				return -EFAULT;
+			word[i] = (s32)w.w;
+		}
 		break;
 	}
 	return 0;
-efault:
-	return -EFAULT;
 }
 
 /*
@@ -1242,8 +1303,10 @@ int __sframe_find(const struct sframe_section *sec, unsigned long pc,
 		goto out;
 
 	sframe_index_range(sec, pc, &lo, &n);
-	sframe_window(sec, ret, sframe_find_fre(sec, pc, lo, n, &m, word,
-						reason));
+	if (!sframe_uaccess_begin(sec))
+		goto out;
+	ret = sframe_find_fre(sec, pc, lo, n, &m, word, reason);
+	user_read_access_end();
 	if (ret)
 		goto out;
 
@@ -1270,11 +1333,13 @@ static int sframe_fde_get(const struct sframe_section *sec, u32 idx,
 	bool v2 = sec->version == SFRAME_VERSION_2;
 	int ret;
 
+	if (!sframe_uaccess_begin(sec))
+		return -EFAULT;
 	if (attr)
-		sframe_window(sec, ret, sframe_fde_attr(sec, v2, fde, reason));
+		ret = sframe_fde_attr(sec, v2, fde, reason);
 	else
-		sframe_window(sec, ret,
-			      sframe_fde_read(sec, v2, idx, fde, reason));
+		ret = sframe_fde_read(sec, v2, idx, fde, reason);
+	user_read_access_end();
 	return ret;
 }
 
@@ -1286,11 +1351,13 @@ static int sframe_fre_get(const struct sframe_section *sec,
 {
 	int ret;
 
+	if (!sframe_uaccess_begin(sec))
+		return -EFAULT;
 	if (word)
-		sframe_window(sec, ret, sframe_fre_words(sec, fre, word, reason));
+		ret = sframe_fre_words(sec, fre, word, reason);
 	else
-		sframe_window(sec, ret,
-			      sframe_fre_hdr(sec, fde, addr, fre, reason));
+		ret = sframe_fre_hdr(sec, fde, addr, fre, reason);
+	user_read_access_end();
 	return ret;
 }
 
@@ -1536,9 +1603,11 @@ int sframe_index_build(const struct sframe_section *sec,
 
 	while (i < sec->num_fdes) {
 		end = min_t(u32, sec->num_fdes, i + SFRAME_INDEX_CHUNK);
-		sframe_window(sec, ret,
-			      sframe_index_chunk(sec, index, base, &i, end,
-						 &prev, &b, reason));
+		if (!sframe_uaccess_begin(sec))
+			return -EFAULT;
+		ret = sframe_index_chunk(sec, index, base, &i, end, &prev, &b,
+					 reason);
+		user_read_access_end();
 		if (ret)
 			return ret;
 		cond_resched();
@@ -1567,10 +1636,7 @@ static __always_inline int sframe_fde_extent(const struct sframe_section *sec,
 		addr += offsetof(struct sframe_fde_v2, func_size);
 	else
 		addr += offsetof(struct sframe_fde_v3, func_size);
-	sframe_read(sec, *size, u32, addr, efault);
-	return 0;
-efault:
-	return -EFAULT;
+	return sframe_read32(sec, addr, size);
 }
 
 /* Inside the window: the start of the first function, the last one's extent */
@@ -1597,7 +1663,10 @@ static int sframe_index_span(const struct sframe_section *sec,
 	u32 size;
 	int ret;
 
-	sframe_window(sec, ret, sframe_fde_span(sec, base, end, &size));
+	if (!sframe_uaccess_begin(sec))
+		return -EFAULT;
+	ret = sframe_fde_span(sec, base, end, &size);
+	user_read_access_end();
 	if (ret)
 		return ret;
 	if (*base < sec->text_start || *base >= sec->text_end)

@@ -6,7 +6,7 @@
  * form, FRE start, function start).  The reader also reads each PC from a
  * copy of the section in the harness's own memory, as it reads a section
  * that the kernel holds (the store): it must give the same as from the
- * simulated user memory, and open no user access window.  The last line
+ * simulated user memory, and read no user memory.  The last line
  * is
  *
  *	checked N PCs in M functions, K mismatches
@@ -47,7 +47,7 @@ static void kernel_copy(const char *path, const struct sframe_section *ksec,
 			unsigned long pc, const char *user)
 {
 	char k[SFB_RULE_LEN + 64], rk[SFB_RULE_LEN];
-	unsigned long windows = uspace_stats.windows;
+	unsigned long gets = uspace_stats.gets;
 	struct sframe_rule r;
 	enum sframe_reason why;
 	int ret;
@@ -62,9 +62,9 @@ static void kernel_copy(const char *path, const struct sframe_section *ksec,
 			 r.func_start);
 	if (strcmp(k, user))
 		mismatch(path, pc, "rule in kernel memory", k, user);
-	else if (uspace_stats.windows != windows)
-		mismatch(path, pc, "user access window for kernel memory",
-			 "opened", "none");
+	else if (uspace_stats.gets != gets)
+		mismatch(path, pc, "user memory read for kernel memory",
+			 "read", "none");
 }
 
 static void diff(const char *path)

@@ -76,9 +76,9 @@ static inline long copy_from_user_nofault(void *to, const void __user *from,
  */
 /*
  * A section in kernel memory is read with __get_kernel_nofault(): here, as
- * in the kernel, one load of memory that the reader owns, outside any
- * user access window.  uspace.c's windows are not involved, so a lookup
- * in a kernel section opens none (the tests check it).
+ * in the kernel, one load of memory that the reader owns.  It is not
+ * counted as a read of user memory (uspace_stats.gets), so the tests
+ * can check that a lookup in a kernel section reads none.
  */
 #define __get_kernel_nofault(dst, src, type, label) do {		\
 	if (0)								\
