@@ -12,8 +12,8 @@
 #   store-before.txt       the program's libc line in /proc/PID/sframe
 #                          before the store was filled
 #   store-add.txt          sframe-store's output; store-add.cost: its time
-#                          in guest ms and the kernel memory it added
-#                          (Slab + VmallocUsed, KiB)
+#                          in guest ms, the bytes of the sections stored,
+#                          and the change of Slab + VmallocUsed (KiB, noisy)
 #   store-list.txt         sframe-store list
 #   store-proc.txt         /proc/PID/sframe of the program afterwards
 #   store-defer.script, store-event.script   perf script -F tid,ip,sym,dso
@@ -36,7 +36,8 @@ grep 'libc\.so' /proc/$pid/sframe >"$out/store-before.txt"
 k0=$(kmem) t=$(ms)
 "$store" add --running >"$out/store-add.txt" 2>&1
 echo "status $?" >>"$out/store-add.txt"
-echo "$(($(ms) - t)) ms $(($(kmem) - k0)) KiB" >"$out/store-add.cost"
+t=$(($(ms) - t))
+echo "$t ms, $(awk '{ b += $4 } END { print b + 0 }' /proc/sframe_store) bytes of sections, $(($(kmem) - k0)) KiB of slab and vmalloc" >"$out/store-add.cost"
 "$store" list >"$out/store-list.txt" 2>&1
 
 for mode in defer event; do
