@@ -258,7 +258,7 @@ void sframe_image_put(struct sframe_image *img)
 {
 	unsigned long flags;
 
-	if (IS_ENABLED(CONFIG_UNWIND_USER_SFRAME) && img && img->stored) {
+	if (img && img->stored) {
 		sframe_store_put(img);
 		return;
 	}

@@ -304,7 +304,7 @@ static void sf_expect_kernel_same(struct kunit *test, int line, bool nofault,
 		      kr.func_size != r->func_size ||
 		      kr.fre_start != r->fre_start ||
 		      kr.fres_read != r->fres_read))) {
-		KUNIT_FAIL(test, "line %d: find(%#lx) in kernel memory = %d (%s), in user memory %d (%s)",
+		KUNIT_FAIL(test, "line %d: find(%#lx) = %d (%s) from kernel, %d (%s) from user",
 			   line, pc, kret, sframe_reason_str(why), ret,
 			   sframe_reason_str(c->why));
 		return;

@@ -197,7 +197,12 @@ int sframe_store_add(const struct prctl_sframe_store *args, void *data);
 int sframe_store_remove(const struct prctl_sframe_store *args);
 int sframe_store_prctl(unsigned long op, unsigned long uargs,
 		       unsigned long usize);
+#ifdef CONFIG_UNWIND_USER_SFRAME
 void sframe_store_put(struct sframe_image *img);
+#else
+/* The registry without the unwinder (its KUnit tests) has no store */
+static inline void sframe_store_put(struct sframe_image *img) { }
+#endif
 
 /* sframe_rcache.c, and sframe_rcache_get()/_put() in sframe_rcache.h */
 bool __sframe_rcache_put(struct sframe_entry *e, unsigned long pc,
