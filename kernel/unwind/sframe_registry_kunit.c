@@ -610,8 +610,9 @@ static void *sframe_reg_store_sec(struct kunit *test, struct sfb_fde *fdes,
 /*
  * The store: a section is found by its object's identity only (build ID,
  * file size, text span), at the load address of a mapping, and read from
- * kernel memory; the refusals and their error codes; an image that an
- * entry uses outlives its removal from the store.
+ * kernel memory; the refusals and their error codes; a file entry found
+ * without a section before an add looks again; an image that an entry
+ * uses outlives its removal from the store.
  */
 static void sframe_reg_store(struct kunit *test)
 {
@@ -624,6 +625,7 @@ static void sframe_reg_store(struct kunit *test)
 	};
 	unsigned long bias = 0x7f0000000000UL;
 	struct sframe_image *img;
+	struct sframe_entry *e;
 	struct sfb_fde fdes[3];
 	struct sframe_section sec;
 	struct sframe_rule r;
@@ -637,10 +639,27 @@ static void sframe_reg_store(struct kunit *test)
 	KUNIT_ASSERT_NULL(test, sframe_store_get(args.build_id, 20, 123456,
 						 0x401000, 0x404000));
 
+	/* A file entry found without a section before the add */
+	e = sframe_entry_alloc(NULL, T0, T0 + 0x1000, 0);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	atomic_set(&e->state, SFRAME_NONE);
+	e->store_gen = sframe_store_generation();
+	/* Only tested for being a file entry, never used */
+	e->file = (struct file *)e;
+	KUNIT_EXPECT_FALSE(test, sframe_recheck(e, false));
+
 	buf = sframe_reg_store_sec(test, fdes, &len, false);
 	args.sframe_len = len;
 	KUNIT_ASSERT_EQ(test, sframe_store_add(&args, buf), 0);
 	KUNIT_EXPECT_TRUE(test, sframe_store_used());
+	/* It looks again: in the event only tells, else makes it pending */
+	KUNIT_EXPECT_EQ(test, sframe_store_generation(), e->store_gen + 1);
+	KUNIT_EXPECT_TRUE(test, sframe_recheck(e, true));
+	KUNIT_EXPECT_EQ(test, atomic_read(&e->state), SFRAME_NONE);
+	KUNIT_EXPECT_TRUE(test, sframe_recheck(e, false));
+	KUNIT_EXPECT_EQ(test, atomic_read(&e->state), SFRAME_PENDING);
+	e->file = NULL;
+	sframe_entry_put(e);
 	/* The same identity again */
 	buf = sframe_reg_store_sec(test, fdes, &len, false);
 	KUNIT_EXPECT_EQ(test, sframe_store_add(&args, buf), -EEXIST);
