@@ -266,22 +266,22 @@ static __always_inline int sframe_fde_start_at(const struct sframe_section *sec,
 {
 	unsigned long base = pcrel ? addr : sec->sframe_start;
 
-	int ret;
-
 	if (v2) {
 		u32 off;
 
-		ret = sframe_read32(sec, addr + offsetof(struct sframe_fde_v2,
-							 start_addr), &off);
+		if (sframe_read32(sec, addr + offsetof(struct sframe_fde_v2,
+						       start_addr), &off))
+			return -EFAULT;
 		*start = base + (long)(s32)off;
 	} else {
 		u64 off;
 
-		ret = sframe_read64(sec, addr + offsetof(struct sframe_fde_v3,
-							 start_off), &off);
+		if (sframe_read64(sec, addr + offsetof(struct sframe_fde_v3,
+						       start_off), &off))
+			return -EFAULT;
 		*start = base + (unsigned long)off;
 	}
-	return ret;
+	return 0;
 }
 
 /* The start address of the function of FDE @idx (< sec->num_fdes) */
