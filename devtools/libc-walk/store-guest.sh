@@ -17,7 +17,14 @@
 #   store-list.txt         sframe-store list
 #   store-proc.txt         /proc/PID/sframe of the program afterwards
 #   store-defer.script, store-event.script   perf script -F tid,ip,sym,dso
-# check.sh and vm-check.sh read them on the host.
+# check.sh reads the scripts on the host.  Not part of the vm level: in
+# the guest, add --running beside the BPF track's bpftrace generates the
+# sections of LLVM too (20 MB, 429 s under TCG) and starves that track.
+# Run it with
+#   devtools/vm.sh "$PWD/devtools/libc-walk/store-guest.sh \
+#       $PWD/build/libc-walk/libc_walk $PWD/build/vm"
+# then devtools/libc-walk/check.sh build/vm/store-defer.script (and
+# store-event.script).
 prog=${1:?usage: store-guest.sh PROGRAM OUT [SECONDS]} out=${2:?} secs=${3:-5}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 store=$repo/build/sframe/sframe-store

@@ -80,28 +80,6 @@ else
 	echo "# without sframe-run: $(tail -n3 "$out/libc-walk-plain.log" | head -n1)"
 	echo "# start-up (guest ms, TCG): $(tr '\n' ' ' <"$out/libc-walk-start.txt")"
 fi
-# libc_walk without sframe-run: libc from the store, started before it
-# was filled, perf -a, deferred and in the event
-desc="libc_walk through the store (sframe-store add --running), Debian's perf -a"
-if ! [ -s "$out/store-defer.script" ]; then
-	tap FAIL "$desc: no recording (build/vm/store.log)"
-else
-	if grep -qE ' none +elf .*/libc\.so\.6$' "$out/store-before.txt" &&
-	   grep -qE ' ok +store .*/libc\.so\.6$' "$out/store-proc.txt"; then
-		tap OK "$desc: libc none before the store, then from the store ($(grep -c . "$out/store-list.txt") lines in sframe-store list; added in $(cat "$out/store-add.cost"))"
-	else
-		tap FAIL "$desc: libc not served by the store (build/vm/store-before.txt, store-proc.txt)"
-	fi
-	for mode in defer event; do
-		if "$REPO/devtools/libc-walk/check.sh" "$out/store-$mode.script" \
-			>"$out/store-$mode-check.log" 2>&1; then
-			tap OK "$desc, $mode: $(tail -n1 "$out/store-$mode-check.log")"
-		else
-			tap FAIL "$desc, $mode: $(tail -n1 "$out/store-$mode-check.log") (build/vm/store-$mode-check.log)"
-		fi
-	done
-	echo "# sframe-store add --running: $(tail -n2 "$out/store-add.txt" | tr '\n' ' ')"
-fi
 desc="SFrame vs DWARF (libdw) chains on libc_walk --faults under sframe-run"
 if ! [ -s "$out/agree-libc.data" ]; then
 	tap FAIL "$desc: recording failed (build/vm/agree-libc-record.log)"

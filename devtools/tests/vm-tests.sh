@@ -62,14 +62,6 @@ chains_track() {
 		"$repo/devtools/libc-walk/guest.sh" "$repo/build/libc-walk/libc_walk" \
 			"$out" >"$out/libc-walk.log" 2>&1
 		lap >"$out/libc-walk.time"
-		# without sframe-run: libc's section from the kernel's store
-		if [ -e /proc/sframe_store ]; then
-			step "chains track: libc_walk through the store, perf -a"
-			"$repo/devtools/libc-walk/store-guest.sh" \
-				"$repo/build/libc-walk/libc_walk" "$out" \
-				>"$out/store.log" 2>&1
-			lap >"$out/store.time"
-		fi
 		# and its faults inside qsort()'s callback and memcpy(), for
 		# the agreement with perf's DWARF unwinding
 		if [ -x "$perf" ]; then
