@@ -173,10 +173,13 @@ pkglist() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1" | tr -s ' \t' '\n' | so
 
 # kbuild_dir NAME: an out-of-tree kernel build directory in the cache, one
 # set per repository checkout (the object files name their source paths).
-# On the way, the sets of other checkouts are removed when that checkout
-# is gone (its folder holds no devtools/lib.sh), or has had no build/ (a
-# make clean) and no build in its set for SFRAME_KBUILD_KEEP_DAYS days
-# (default 7); a set without a .repo file is removed when as old.
+# On the way, the sets of other checkouts are removed when no build was
+# made in them for SFRAME_KBUILD_KEEP_DAYS days (default 7) and that
+# checkout is gone (its folder holds no devtools/lib.sh) or has no build/
+# (a make clean). A checkout that comes back at the same path, as a CI
+# clone does, finds its set: its build is incremental, and ccache, whose
+# keys hold the paths, hits. A set without a .repo file is removed when
+# as old.
 kbuild_dir() {
 	local base=$SFRAME_CACHE/work/kbuild key d r days=${SFRAME_KBUILD_KEEP_DAYS:-7}
 	case $days in ''|*[!0-9]*) die "SFRAME_KBUILD_KEEP_DAYS must be a number of days" ;; esac
@@ -187,14 +190,10 @@ kbuild_dir() {
 		[ "$d" = "$base/$key/" ] && continue
 		r=
 		[ -f "$d.repo" ] && r=$(head -c 4096 "$d.repo")
-		if [ -n "$r" ] && [ -f "$r/devtools/lib.sh" ]; then
-			# Another checkout: its set is kept while it has a build/ or
-			# was built in lately
-			[ -d "$r/build" ] && continue
-			[ -z "$(find "$d" -maxdepth 0 -mtime +"$days" 2>/dev/null)" ] && continue
-		elif [ -z "$r" ]; then
-			[ -z "$(find "$d" -maxdepth 0 -mtime +"$days" 2>/dev/null)" ] && continue
-		fi
+		# Another checkout's set is kept while it has a build/ or was
+		# built in lately
+		[ -n "$r" ] && [ -f "$r/devtools/lib.sh" ] && [ -d "$r/build" ] && continue
+		[ -z "$(find "$d" -maxdepth 0 -mtime +"$days" 2>/dev/null)" ] && continue
 		rm -rf "$d"
 	done
 	touch "$base/$key"

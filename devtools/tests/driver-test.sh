@@ -63,22 +63,23 @@ fi
 	mkdir -p "$tmp/other/devtools" "$tmp/cleaned/devtools" "$tmp/old/devtools"
 	touch "$tmp/other/devtools/lib.sh" "$tmp/cleaned/devtools/lib.sh" "$tmp/old/devtools/lib.sh"
 	mkdir -p "$tmp/other/build"
-	for c in other cleaned old gone; do
+	for c in other cleaned old gone gone-old; do
 		mkdir -p "$base/$c/debug"
 		echo "$tmp/$c" >"$base/$c/.repo"
 	done
 	mkdir -p "$base/norepo-new" "$base/norepo-old"
-	touch -d '10 days ago' "$base/old" "$base/norepo-old"
+	touch -d '10 days ago' "$base/old" "$base/gone-old" "$base/norepo-old"
 	kbuild_dir debug >/dev/null
-	for c in other cleaned norepo-new; do
+	# A clone that is gone comes back at the same path (CI): kept
+	for c in other cleaned gone norepo-new; do
 		[ -d "$base/$c" ] || echo "removed $c"
 	done
-	for c in old gone norepo-old; do
+	for c in old gone-old norepo-old; do
 		[ -d "$base/$c" ] && echo "kept $c"
 	done
 ) >"$tmp/kb" 2>&1
 if [ ! -s "$tmp/kb" ]; then
-	tap OK "driver: kbuild_dir keeps other checkouts' sets, also after their make clean; removes those gone or stale"
+	tap OK "driver: kbuild_dir keeps other checkouts' sets, also after their make clean or while gone; removes the stale ones"
 else
 	tap FAIL "driver: kbuild_dir: $(tr '\n' ' ' <"$tmp/kb")"
 fi
