@@ -27,15 +27,17 @@ if [ "$part" != others ] && [ -x "$prof" ]; then
 	# A process that sframe-profile did not start: system-wide (-a) for
 	# -d seconds, folded; by PID (-p) in the event, until SIGINT, sent
 	# once it says that it samples, when it prints what it has. The
-	# program spins for longer than they sample and then lingers, so
-	# that both symbolize from the live process.
-	"$deep" $((secs + 3)) 60 >/dev/null &
+	# program spins until it is killed after they have printed (at most
+	# $spin seconds): however long they take to start under TCG, it
+	# spins while they sample, and they symbolize from the live process.
+	spin=300
+	"$deep" $spin >/dev/null &
 	pid=$!
 	"$prof" --deferred -a -d $secs --folded >"$out/bpf-all.all" 2>"$out/bpf-all.err"
 	grep '^sframe_bpf_deep;' "$out/bpf-all.all" >"$out/bpf-all.txt"
 	kill $pid
 	wait $pid
-	"$deep" $((secs + 3)) 60 >/dev/null &
+	"$deep" $spin >/dev/null &
 	pid=$!
 	"$prof" --in-event -p $pid >"$out/bpf-pid.txt" 2>"$out/bpf-pid.err" &
 	prof_pid=$!
