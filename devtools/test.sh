@@ -387,7 +387,7 @@ vm_key() {
 			build/linux/tools/perf/tests/shell/record_sframe.sh \
 			devtools/*.sh devtools/tests/*.sh devtools/libc-walk/* \
 			devtools/configs/* build/sframe/sframe-gen \
-			build/sframe/sframe-audit.so build/sframe/sframe-run \
+			build/sframe/sframe-audit.so build/sframe/sframe-run build/sframe/sframe-store \
 			build/libc-walk/libc_walk devtools/bpf/* build/bpf/sframe-profile \
 			"$SFRAME_CACHE/sid-root/var/lib/dpkg/status"
 		find build/selftests -type f -print0 | sort -z | xargs -0 sha256sum
