@@ -31,7 +31,7 @@ if [ "$part" != others ] && [ -x "$prof" ]; then
 	# $spin seconds): however long they take to start under TCG, it
 	# spins while they sample, and they symbolize from the live process.
 	spin=300
-	"$deep" $spin >/dev/null &
+	"$deep" $((secs + 3)) 60 >/dev/null &
 	pid=$!
 	"$prof" --deferred -a -d $secs --folded >"$out/bpf-all.all" 2>"$out/bpf-all.err"
 	grep '^sframe_bpf_deep;' "$out/bpf-all.all" >"$out/bpf-all.txt"
