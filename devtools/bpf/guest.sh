@@ -26,10 +26,11 @@ if [ "$part" != others ] && [ -x "$prof" ]; then
 	"$prof" --help >"$out/bpf-help.txt" 2>&1
 	# A process that sframe-profile did not start: system-wide (-a) for
 	# -d seconds, folded; by PID (-p) in the event, until SIGINT, sent
-	# once it says that it samples, when it prints what it has. The
-	# program spins until it is killed after they have printed (at most
-	# $spin seconds): however long they take to start under TCG, it
-	# spins while they sample, and they symbolize from the live process.
+	# once it says that it samples, when it prints what it has. For -a
+	# the program spins for longer than it samples and then lingers;
+	# for -p it spins until it is killed after the profiler has printed
+	# (at most $spin seconds), however long that takes to start under
+	# TCG. Both symbolize from the live process.
 	spin=300
 	"$deep" $((secs + 3)) 60 >/dev/null &
 	pid=$!
