@@ -19,6 +19,12 @@
  * through the same library loaded by dlopen(), frame for frame, the
  * copy's frames moved by the difference of the two load addresses.
  * Without SFrame, the frames of the copy (no frame pointers) are lost.
+ *
+ * The store's tests (fixture "store") map a copy without PT_GNU_SFRAME,
+ * and hand the library's section to the kernel's store of sections for
+ * objects that ship none, with its identity (build ID, file size, text
+ * span): the copy is then served by the store, with the same exact
+ * chain.  They need CAP_PERFMON, and leave the store as they found it.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -33,9 +39,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sched.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
@@ -43,6 +52,7 @@
 #include "../kselftest_harness.h"
 #include "sft.h"
 #include "sft_perf.h"
+#include "sft_sframe.h"
 
 #ifndef PT_GNU_SFRAME
 #define PT_GNU_SFRAME	0x6474e554
@@ -418,12 +428,13 @@ static void expect_none(struct __test_metadata *_metadata, struct obj *o,
 
 /*
  * Assert that the kernel found the section of @o (a copy of @im mapped
- * from the file at @path) where it is, and unwinds through the copy's
- * dl_call() and dl_inner() exactly as through the library loaded by
- * dlopen() (handle kept in *@dl for the teardown).
+ * from the file at @path) where it is, from the source @how ("elf", or
+ * "store" for a copy without PT_GNU_SFRAME), and unwinds through the
+ * copy's dl_call() and dl_inner() exactly as through the library loaded
+ * by dlopen() (handle kept in *@dl for the teardown).
  */
 static void expect_usable(struct __test_metadata *_metadata, struct obj *o,
-			  const char *path, void **dl)
+			  const char *path, const char *how, void **dl)
 {
 	static const char * const exp[] = { "sft_leaf", "dl_inner", "dl_call",
 					    "via", "sample", NULL };
@@ -498,7 +509,7 @@ static void expect_usable(struct __test_metadata *_metadata, struct obj *o,
 	EXPECT_EQ(o->text_start, p.ts);
 	EXPECT_EQ(o->text_end, p.te);
 	EXPECT_STREQ("ok", p.state);
-	EXPECT_STREQ("elf", p.how);
+	EXPECT_STREQ(how, p.how);
 	EXPECT_EQ((unsigned long)o->base + sf->p_vaddr, p.ss);
 	EXPECT_EQ((unsigned long)o->base + sf->p_vaddr + sf->p_memsz, p.se);
 	EXPECT_EQ(hdr[2], p.version);
@@ -521,7 +532,7 @@ TEST_F(disc, copy_at_offset_0)
 
 	file_put_img(_metadata, self->fd, &self->a, 0, NULL);
 	map_copy(_metadata, self->fd, self->region, &o, &self->a, 0);
-	expect_usable(_metadata, &o, self->path, &self->dl[0]);
+	expect_usable(_metadata, &o, self->path, "elf", &self->dl[0]);
 }
 
 static void patch_machine(unsigned char *b, const struct img *im)
@@ -749,7 +760,7 @@ TEST_F(disc, written_section_not_shared)
 		      0);
 	ASSERT_NE(MAP_FAILED, second);
 	map_copy(_metadata, self->fd, second, &o2, &self->a, 0);
-	expect_usable(_metadata, &o2, self->path, &self->dl[0]);
+	expect_usable(_metadata, &o2, self->path, "elf", &self->dl[0]);
 	munmap(second, span);
 }
 
@@ -887,7 +898,7 @@ TEST_F(disc, embedded_at_page_offset)
 	put_zip_prefix(_metadata, self->fd);
 	file_put_img(_metadata, self->fd, &self->a, at, NULL);
 	map_copy(_metadata, self->fd, self->region, &o, &self->a, at);
-	expect_usable(_metadata, &o, self->path, &self->dl[0]);
+	expect_usable(_metadata, &o, self->path, "elf", &self->dl[0]);
 }
 
 /* The checks apply to an embedded object too */
@@ -918,8 +929,408 @@ TEST_F(disc, two_objects_in_one_file)
 			     self->region));
 	ASSERT_EQ(0, obj_map(_metadata, &oa, &self->a, self->fd, at,
 			     self->region + img_span(&self->b)));
-	expect_usable(_metadata, &oa, self->path, &self->dl[0]);
-	expect_usable(_metadata, &ob, self->path, &self->dl[1]);
+	expect_usable(_metadata, &oa, self->path, "elf", &self->dl[0]);
+	expect_usable(_metadata, &ob, self->path, "elf", &self->dl[1]);
+}
+
+/* ---- the store: sections for objects that ship none ---- */
+
+#ifndef NT_GNU_BUILD_ID
+#define NT_GNU_BUILD_ID	3
+#endif
+/* Build IDs made from libsft_a.so's for store_full, removed at teardown */
+#define STORE_FAKE_IDS	64
+
+/* No PT_GNU_SFRAME: the section is still in the file, but not announced */
+static void patch_no_sframe(unsigned char *b, const struct img *im)
+{
+	patch_sframe_phdr(b, im)->p_type = PT_NULL;
+}
+
+/* The NT_GNU_BUILD_ID of @im, in its PT_NOTE segments, into @id: its length */
+static unsigned int img_build_id(const struct img *im, unsigned char *id)
+{
+	int i;
+
+	for (i = 0; i < img_ehdr(im)->e_phnum; i++) {
+		Elf64_Phdr *ph = img_phdr(im, i);
+		size_t off = 0;
+
+		if (ph->p_type != PT_NOTE)
+			continue;
+		while (off + sizeof(Elf64_Nhdr) <= ph->p_filesz) {
+			Elf64_Nhdr *n = (Elf64_Nhdr *)(im->b + ph->p_offset + off);
+			size_t name = (n->n_namesz + 3) & ~3UL;
+			size_t desc = (n->n_descsz + 3) & ~3UL;
+			const char *nm = (const char *)(n + 1);
+
+			if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
+			    !memcmp(nm, "GNU", 4) && n->n_descsz <= 20 &&
+			    off + sizeof(*n) + name + n->n_descsz <= ph->p_filesz) {
+				memcpy(id, nm + name, n->n_descsz);
+				return n->n_descsz;
+			}
+			off += sizeof(*n) + name + desc;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The identity and section of @im for the store, as sframe-store gives
+ * them: its build ID, file size, the span of its executable PT_LOAD
+ * segments, and its own .sframe section at its ELF address
+ */
+static void store_args(const struct img *im, struct prctl_sframe_store *a)
+{
+	const Elf64_Phdr *sf = img_phdr_type(im, PT_GNU_SFRAME);
+	int i;
+
+	memset(a, 0, sizeof(*a));
+	a->sframe = (unsigned long)(im->b + sf->p_offset);
+	a->sframe_len = sf->p_filesz;
+	a->sframe_addr = sf->p_vaddr;
+	a->file_size = im->size;
+	a->text_start = ~0ULL;
+	for (i = 0; i < img_ehdr(im)->e_phnum; i++) {
+		Elf64_Phdr *ph = img_phdr(im, i);
+
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+			continue;
+		if (ph->p_vaddr < a->text_start)
+			a->text_start = ph->p_vaddr;
+		if (ph->p_vaddr + ph->p_memsz > a->text_end)
+			a->text_end = ph->p_vaddr + ph->p_memsz;
+	}
+	a->build_id_len = img_build_id(im, a->build_id);
+}
+
+/*
+ * The line of /proc/sframe_store for the identity of @a, parsed: the
+ * section's size, its FDEs and the mappings that use it.  -1 if none.
+ */
+static int store_line(const struct prctl_sframe_store *a, unsigned long *bytes,
+		      unsigned int *fdes, unsigned int *maps)
+{
+	char line[256], want[96];
+	FILE *f = fopen("/proc/sframe_store", "r");
+	unsigned int i;
+	int len, ret = -1;
+
+	if (!f)
+		return -1;
+	for (i = 0, len = 0; i < a->build_id_len; i++)
+		len += snprintf(want + len, sizeof(want) - len, "%02x",
+				a->build_id[i]);
+	snprintf(want + len, sizeof(want) - len, " %llu %llx-%llx ",
+		 (unsigned long long)a->file_size,
+		 (unsigned long long)a->text_start,
+		 (unsigned long long)a->text_end);
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, want, strlen(want)) &&
+		    sscanf(line + strlen(want), "%lu %u %u", bytes, fdes,
+			   maps) == 3) {
+			ret = 0;
+			break;
+		}
+	fclose(f);
+	return ret;
+}
+
+/*
+ * Remove the sections of @a's build ID: of its file size, or of any size
+ * if @any.  0 or the errno.
+ */
+static int store_remove(const struct prctl_sframe_store *a, bool any)
+{
+	struct prctl_sframe_store r = {
+		.file_size	= any ? 0 : a->file_size,
+		.build_id_len	= a->build_id_len,
+	};
+
+	memcpy(r.build_id, a->build_id, sizeof(r.build_id));
+	return sframe_store_prctl(PR_SFRAME_STORE_REMOVE, &r);
+}
+
+FIXTURE(store) {
+	struct img a;
+	struct prctl_sframe_store args;	/* libsft_a.so's identity */
+	char path[64];
+	int fd;
+	unsigned char *region;
+	size_t span;
+	void *dl;
+	char max_kb[32];		/* kernel.sframe_store_max_kb, if changed */
+};
+
+FIXTURE_SETUP(store)
+{
+	self->fd = -1;
+	if (access("/proc/self/sframe", R_OK))
+		SKIP(return, "no /proc/self/sframe: a kernel without CONFIG_UNWIND_USER_SFRAME");
+	if (access("/proc/sframe_store", F_OK))
+		SKIP(return, "no /proc/sframe_store: a kernel without the store");
+	if (geteuid())
+		SKIP(return, "the store needs CAP_PERFMON: run as root");
+	ASSERT_EQ(0, sft_write_sysctl("1"));
+	ASSERT_EQ(0, img_read(&self->a, "libsft_a.so"))
+		TH_LOG("%s: %s", self->a.path, strerror(errno));
+	ASSERT_NE(NULL, img_phdr_type(&self->a, PT_GNU_SFRAME));
+	store_args(&self->a, &self->args);
+	ASSERT_LT(0, self->args.build_id_len)
+		TH_LOG("libsft_a.so has no build ID: linked without --build-id?");
+	/* Nothing left from an earlier run */
+	store_remove(&self->args, true);
+	snprintf(self->path, sizeof(self->path), "/tmp/sft_store_%d_XXXXXX",
+		 getpid());
+	self->fd = mkstemp(self->path);
+	ASSERT_LE(0, self->fd) TH_LOG("mkstemp: %s", strerror(errno));
+	self->span = img_span(&self->a);
+	self->region = mmap(NULL, self->span, PROT_NONE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, self->region);
+}
+
+FIXTURE_TEARDOWN(store)
+{
+	struct prctl_sframe_store a = self->args;
+	int i, fd;
+
+	if (self->max_kb[0]) {
+		fd = open("/proc/sys/kernel/sframe_store_max_kb", O_WRONLY);
+		if (fd >= 0) {
+			if (write(fd, self->max_kb, strlen(self->max_kb)) < 0)
+				TH_LOG("restoring sframe_store_max_kb: %s",
+				       strerror(errno));
+			close(fd);
+		}
+	}
+	if (a.build_id_len) {
+		store_remove(&a, true);
+		for (i = 0; i < STORE_FAKE_IDS; i++) {
+			a.build_id[0] = self->args.build_id[0] ^ (i + 1);
+			store_remove(&a, true);
+		}
+	}
+	if (self->region && self->region != MAP_FAILED)
+		munmap(self->region, self->span);
+	if (self->fd >= 0) {
+		close(self->fd);
+		unlink(self->path);
+	}
+	if (self->dl)
+		dlclose(self->dl);
+	free(self->a.b);
+}
+
+/*
+ * A copy of libsft_a.so without PT_GNU_SFRAME (another file, so another
+ * inode, with the same build ID, as in a container image), mapped and
+ * sampled before the store has its section: found without one, its
+ * frames lost.  Then its section is added, and the next unwind looks
+ * again: served by the store, "store" in /proc/self/sframe, the chain
+ * exactly that of the library loaded by dlopen().  The store counts the
+ * mapping, and drops it when the copy is unmapped.
+ */
+TEST_F(store, serves_mapping_made_before)
+{
+	unsigned long bytes;
+	unsigned int fdes, maps;
+	struct obj o;
+
+	file_put_img(_metadata, self->fd, &self->a, 0, patch_no_sframe);
+	map_copy(_metadata, self->fd, self->region, &o, &self->a, 0);
+	expect_none(_metadata, &o, self->path);
+
+	ASSERT_EQ(0, sframe_store_prctl(PR_SFRAME_STORE_ADD, &self->args));
+	ASSERT_EQ(0, store_line(&self->args, &bytes, &fdes, &maps));
+	EXPECT_EQ(self->args.sframe_len, bytes);
+	EXPECT_EQ(0, maps);
+	expect_usable(_metadata, &o, self->path, "store", &self->dl);
+	ASSERT_EQ(0, store_line(&self->args, &bytes, &fdes, &maps));
+	EXPECT_EQ(1, maps);
+
+	ASSERT_NE(MAP_FAILED, mmap(self->region, self->span, PROT_NONE,
+				   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+				   -1, 0));
+	ASSERT_EQ(0, store_line(&self->args, &bytes, &fdes, &maps));
+	EXPECT_EQ(0, maps) TH_LOG("the store's section still used after munmap");
+}
+
+/*
+ * A mapping made after the section was added, in a new mount namespace
+ * whose /tmp is a tmpfs of its own (a container's view): served from
+ * the first unwind.
+ */
+TEST_F(store, serves_other_mount_namespace)
+{
+	struct obj o;
+
+	/* The fixture's file is in the old /tmp: give it up first */
+	close(self->fd);
+	unlink(self->path);
+	self->fd = -1;
+	ASSERT_EQ(0, unshare(CLONE_NEWNS)) TH_LOG("unshare: %s", strerror(errno));
+	ASSERT_EQ(0, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
+	ASSERT_EQ(0, mount("sft", "/tmp", "tmpfs", 0, NULL))
+		TH_LOG("mount: %s", strerror(errno));
+	snprintf(self->path, sizeof(self->path), "/tmp/sft_store_ns_XXXXXX");
+	self->fd = mkstemp(self->path);
+	ASSERT_LE(0, self->fd) TH_LOG("mkstemp: %s", strerror(errno));
+
+	ASSERT_EQ(0, sframe_store_prctl(PR_SFRAME_STORE_ADD, &self->args));
+	file_put_img(_metadata, self->fd, &self->a, 0, patch_no_sframe);
+	map_copy(_metadata, self->fd, self->region, &o, &self->a, 0);
+	expect_usable(_metadata, &o, self->path, "store", &self->dl);
+}
+
+/*
+ * The identity is the build ID, the file's size and the text span: a
+ * section stored for the same build ID with another size, or another
+ * span, is not used (an object and its stripped copy share a build ID)
+ */
+TEST_F(store, identity_mismatch_refused)
+{
+	struct prctl_sframe_store a = self->args;
+	struct obj o;
+
+	a.file_size++;
+	ASSERT_EQ(0, sframe_store_prctl(PR_SFRAME_STORE_ADD, &a));
+	a = self->args;
+	a.text_end += 16;
+	ASSERT_EQ(0, sframe_store_prctl(PR_SFRAME_STORE_ADD, &a));
+	file_put_img(_metadata, self->fd, &self->a, 0, patch_no_sframe);
+	map_copy(_metadata, self->fd, self->region, &o, &self->a, 0);
+	expect_none(_metadata, &o, self->path);
+}
+
+/* What the store refuses, with which error; and removal */
+TEST_F(store, errors)
+{
+	const Elf64_Phdr *sf = img_phdr_type(&self->a, PT_GNU_SFRAME);
+	struct prctl_sframe_store a;
+	unsigned char *bad;
+
+	a = self->args;
+	a.build_id_len = 0;
+	EXPECT_EQ(EINVAL, sframe_store_prctl(PR_SFRAME_STORE_ADD, &a));
+	a.build_id_len = 21;
+	EXPECT_EQ(EINVAL, sframe_store_prctl(PR_SFRAME_STORE_ADD, &a));
+	a = self->args;
+	a.file_size = 0;
+	EXPECT_EQ(EINVAL, sframe_store_prctl(PR_SFRAME_STORE_ADD, &a));
+	a = self->args;
+	a.text_end = a.text_start;
+	EXPECT_EQ(EINVAL, sframe_store_prctl(PR_SFRAME_STORE_ADD, &a));
+	a = self->args;
+	a.flags = PR_SFRAME_STORE_ALL;
+	EXPECT_EQ(EINVAL, sframe_store_prctl(PR_SFRAME_STORE_ADD, &a));
+	a = self->args;
+	a.sframe_len = 0;
+	EXPECT_EQ(EINVAL, sframe_store_prctl(PR_SFRAME_STORE_ADD, &a));
+	/* Larger than the store may hold, refused before it is read */
+	a.sframe_len = 1ULL << 31;
+	EXPECT_EQ(E2BIG, sframe_store_prctl(PR_SFRAME_STORE_ADD, &a));
+	a = self->args;
+	a.sframe = 8;
+	EXPECT_EQ(EFAULT, sframe_store_prctl(PR_SFRAME_STORE_ADD, &a));
+
+	/* A corrupt section: the magic's first byte */
+	bad = malloc(sf->p_filesz);
+	ASSERT_NE(NULL, bad);
+	memcpy(bad, self->a.b + sf->p_offset, sf->p_filesz);
+	bad[0] ^= 0xff;
+	a = self->args;
+	a.sframe = (unsigned long)bad;
+	EXPECT_EQ(EINVAL, sframe_store_prctl(PR_SFRAME_STORE_ADD, &a));
+	free(bad);
+
+	/* One section per identity */
+	EXPECT_EQ(0, sframe_store_prctl(PR_SFRAME_STORE_ADD, &self->args));
+	EXPECT_EQ(EEXIST, sframe_store_prctl(PR_SFRAME_STORE_ADD, &self->args));
+
+	/*
+	 * Removal names the build ID and the file size (or 0) only; then
+	 * nothing is left to match
+	 */
+	EXPECT_EQ(EINVAL, sframe_store_prctl(PR_SFRAME_STORE_REMOVE, &self->args));
+	a = self->args;
+	a.file_size++;
+	EXPECT_EQ(ENOENT, store_remove(&a, false));
+	EXPECT_EQ(0, store_remove(&self->args, false));
+	EXPECT_EQ(ENOENT, store_remove(&self->args, false));
+	/* PR_SFRAME_STORE_ALL with another field set */
+	a = self->args;
+	a.flags = PR_SFRAME_STORE_ALL;
+	EXPECT_EQ(EINVAL, sframe_store_prctl(PR_SFRAME_STORE_REMOVE, &a));
+}
+
+/*
+ * kernel.sframe_store_max_kb bounds what the store holds: sections of
+ * other identities are added until it is full, which gives ENOSPC, and
+ * one section above the limit gives E2BIG
+ */
+TEST_F(store, limit)
+{
+	struct prctl_sframe_store a = self->args;
+	unsigned long kb = a.sframe_len / 1024 + 4;
+	char val[32];
+	int fd, i, ret = 0;
+	ssize_t n;
+
+	fd = open("/proc/sys/kernel/sframe_store_max_kb", O_RDWR);
+	ASSERT_LE(0, fd);
+	n = read(fd, self->max_kb, sizeof(self->max_kb) - 1);
+	ASSERT_LT(0, n);
+	self->max_kb[n] = 0;
+	snprintf(val, sizeof(val), "%lu", kb);
+	ASSERT_LT(0, pwrite(fd, val, strlen(val), 0));
+	close(fd);
+
+	for (i = 0; i < STORE_FAKE_IDS; i++) {
+		a.build_id[0] = self->args.build_id[0] ^ (i + 1);
+		ret = sframe_store_prctl(PR_SFRAME_STORE_ADD, &a);
+		if (ret)
+			break;
+	}
+	TH_LOG("%d sections of %llu bytes in %lu KiB", i,
+	       (unsigned long long)a.sframe_len, kb);
+	EXPECT_LT(0, i);
+	EXPECT_EQ(ENOSPC, ret);
+
+	a.sframe_len = kb * 1024 + 1;
+	EXPECT_EQ(E2BIG, sframe_store_prctl(PR_SFRAME_STORE_ADD, &a));
+}
+
+/*
+ * Without CAP_PERFMON (or CAP_SYS_ADMIN), a process can neither change
+ * the store nor read /proc/sframe_store
+ */
+TEST_F(store, needs_perfmon)
+{
+	int status, err;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
+			_exit(100);
+		err = sframe_store_prctl(PR_SFRAME_STORE_ADD, &self->args);
+		if (err != EPERM)
+			_exit(101);
+		err = store_remove(&self->args, true);
+		if (err != EPERM)
+			_exit(102);
+		if (open("/proc/sframe_store", O_RDONLY) >= 0 || errno != EACCES)
+			_exit(103);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("100: no setresuid(); 101, 102: add or remove not EPERM; %s",
+		       "103: /proc/sframe_store readable");
 }
 
 TEST_HARNESS_MAIN

@@ -28,6 +28,22 @@ struct prctl_sframe {
 	__u64	flags;
 };
 #endif
+#ifndef PR_SFRAME_STORE_ADD
+#define PR_SFRAME_STORE_ADD		3
+#define PR_SFRAME_STORE_REMOVE		4
+#define PR_SFRAME_STORE_ALL		1
+struct prctl_sframe_store {
+	__u64	sframe;
+	__u64	sframe_len;
+	__u64	sframe_addr;
+	__u64	text_start;
+	__u64	text_end;
+	__u64	file_size;
+	__u64	flags;
+	__u32	build_id_len;
+	__u8	build_id[20];
+};
+#endif
 
 /* Bytes of sft_jit_emit(@sled)'s code */
 #define SFT_JIT_SIZE(sled)	((sled) + sizeof(jit_code))
@@ -131,6 +147,12 @@ static inline size_t build_sframe(unsigned char *sec, unsigned long sec_addr,
 static inline int sframe_prctl(int op, struct prctl_sframe *a, size_t size)
 {
 	return prctl(PR_SFRAME, op, (unsigned long)a, size, 0) ? errno : 0;
+}
+
+/* prctl(PR_SFRAME, PR_SFRAME_STORE_ADD or _REMOVE, @a, sizeof(*@a)) */
+static inline int sframe_store_prctl(int op, struct prctl_sframe_store *a)
+{
+	return prctl(PR_SFRAME, op, (unsigned long)a, sizeof(*a), 0) ? errno : 0;
 }
 
 /*
