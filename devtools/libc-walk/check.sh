@@ -1,8 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check.sh SCRIPT: the samples of libc_walk (perf script -F tid,ip,sym,dso)
-# taken inside libc's qsort() or the comparison callback it calls (leaf in
+# check.sh SCRIPT [FORMAT]: the samples of libc_walk taken inside libc's qsort() or the comparison callback it calls (leaf in
 # cmp_recs, or a libc frame of the sort: msort*, qsort*): each must have
 # the exact user chain: frames in libc or cmp_recs, then sort_phase,
 # level3, level2, level1, main.  Kernel frames and perf's "(inlined)"
@@ -16,9 +15,25 @@
 # runs with and without sframe-run).  Prints the counts
 # of memcpy() and getppid() samples too, then
 #   N of M samples in qsort or its callback with the exact chain to main (P%)
-# and exits 0 if P >= 99 over at least 200 samples.
+# and exits 0 if P >= 99 over at least 200 samples.  FORMAT is
+#   script    (the default) blocks of "ip sym[+off] (dso)" lines, after a
+#             line with the tid or a blank line: perf script -F
+#             tid,ip,sym,dso, sframe-profile -U
+#   bpftrace  bpftrace's map of ustack(perf) to count, @[ frames ]: N,
+#             each stack counted N times in the order bpftrace prints
 set -euo pipefail
-awk '
+file=${1:?usage: check.sh SCRIPT [script|bpftrace]}
+case ${2:-script} in
+script) cat "$file" ;;
+bpftrace) awk '
+	/^@\[/ { n = 0; inmap = 1; next }
+	inmap && /^\]: [0-9]+/ {
+		for (c = $2 + 0; c > 0; c--) { for (i = 1; i <= n; i++) print f[i]; print "" }
+		inmap = 0; next
+	}
+	inmap && NF >= 3 { f[++n] = "\t" $1 " " $2 " " $NF }' "$file" ;;
+*) echo "check.sh: unknown format $2" >&2; exit 2 ;;
+esac | awk '
 # One sample: its class, counted at the end between the first and the
 # last sample whose chain reaches main (start-up and exit left out)
 function flush(    i, k, n, ok, want, phase, sorting, done, c) {
@@ -55,8 +70,9 @@ function flush(    i, k, n, ok, want, phase, sorting, done, c) {
 /^[ \t]+[0-9a-f]+ / {
 	# user frames only, without the inlined ones perf adds
 	if ($NF ~ /kernel/ || $NF == "(inlined)") next
-	nf++; sym[nf] = $2; dso[nf] = $NF
-	chain = chain " " $2
+	s = $2; sub(/\+0x[0-9a-f]+$/, "", s); sub(/\+[0-9]+$/, "", s)
+	nf++; sym[nf] = s; dso[nf] = $NF
+	chain = chain " " s
 	next
 }
 /^$/ { flush() }
@@ -76,4 +92,4 @@ END {
 	pct = qs ? 100 * cnt["qsort_ok"] / qs : 0
 	printf "%d of %d samples in qsort or its callback with the exact chain to main (%.2f%%)\n", cnt["qsort_ok"], qs, pct
 	exit !(qs >= 200 && pct >= 99)
-}' "${1:?usage: check.sh SCRIPT}"
+}'
