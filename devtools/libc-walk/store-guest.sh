@@ -7,7 +7,9 @@
 # and sampled before the store holds libc's section, so that its libc
 # mapping is first resolved without one; then `sframe-store add --running`
 # fills the store, and perf records all CPUs for SECONDS (5), deferred
-# (--call-graph fp,defer) and in the event (--call-graph fp).  Writes to
+# (--call-graph fp,defer) and in the event (--call-graph fp), then
+# sframe-profile samples it (and with STORE_BPFTRACE=1 Debian's
+# bpftrace).  Writes to
 # OUT/:
 #   store-before.txt       the program's libc line in /proc/PID/sframe
 #                          before the store was filled
@@ -17,14 +19,11 @@
 #   store-list.txt         sframe-store list
 #   store-proc.txt         /proc/PID/sframe of the program afterwards
 #   store-defer.script, store-event.script   perf script -F tid,ip,sym,dso
-# check.sh reads the scripts on the host.  Not part of the vm level: in
-# the guest, add --running beside the BPF track's bpftrace generates the
-# sections of LLVM too (20 MB, 429 s under TCG) and starves that track.
-# Run it with
-#   devtools/vm.sh "$PWD/devtools/libc-walk/store-guest.sh \
-#       $PWD/build/libc-walk/libc_walk $PWD/build/vm"
-# then devtools/libc-walk/check.sh build/vm/store-defer.script (and
-# store-event.script).
+#   store-profile.txt      sframe-profile -U -p PID (deferred)
+#   store-bpftrace.txt     bpftrace's map of ustack(perf) for PID, if
+#                          STORE_BPFTRACE=1 (check.sh FILE bpftrace)
+# The vm level runs it after its two tracks (devtools/tests/vm-tests.sh),
+# and vm-check.sh checks these files on the host with check.sh.
 prog=${1:?usage: store-guest.sh PROGRAM OUT [SECONDS]} out=${2:?} secs=${3:-5}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 store=$repo/build/sframe/sframe-store
@@ -47,16 +46,59 @@ t=$(($(ms) - t))
 echo "$t ms, $(awk '{ b += $4 } END { print b + 0 }' /proc/sframe_store) bytes of sections, $(($(kmem) - k0)) KiB of slab and vmalloc" >"$out/store-add.cost"
 "$store" list >"$out/store-list.txt" 2>&1
 
+# With STORE_BPFTRACE=1, Debian's bpftrace, ustack in a map: started now,
+# as it compiles its script with LLVM while perf and sframe-profile
+# record; sampled for SECONDS once it has attached.  Not before the store
+# is filled: add --running would generate the sections of LLVM too.  Not
+# in the vm level: under TCG it attached after 14 minutes and had not
+# printed its map 4 minutes later.
+bt=
+if [ "${STORE_BPFTRACE:-0}" = 1 ] && command -v bpftrace >/dev/null; then
+	bpftrace -e "profile:hz:999 /pid == $pid/ { @[ustack(perf)] = count(); }" \
+		>"$out/store-bpftrace.txt" 2>&1 &
+	bt=$!
+fi
+
+# (perf reads the maps of every process that runs before it records, in
+# 500 ms by default: under TCG it gave up before reaching libc_walk, whose
+# samples then had no comm)
 for mode in defer event; do
 	cg=fp,defer
 	[ $mode = event ] && cg=fp
-	perf record -q -a -e cpu-clock -F 1000 --call-graph $cg \
+	perf record -a -e cpu-clock -F 1000 --call-graph $cg --proc-map-timeout 30000 \
 		-o /tmp/store-$mode.data -- sleep "$secs" >/dev/null 2>"$out/store-$mode.err"
 	perf script -i /tmp/store-$mode.data --comms libc_walk \
 		-F tid,ip,sym,dso >"$out/store-$mode.script" 2>>"$out/store-$mode.err"
 done
+# sframe-profile by PID, deferred, user stacks, for SECONDS once it
+# samples, at 200 Hz: it prints every sample, which takes about 30 ms
+# each under TCG (to the guest's /tmp, then copied to OUT, a 9p mount)
+prof=$repo/build/bpf/sframe-profile
+if [ -x "$prof" ]; then
+	"$prof" --deferred -U -F 200 -p $pid -o /tmp/store-profile.txt \
+		2>"$out/store-profile.err" &
+	sp=$!
+	i=0
+	while ! grep -q sampling "$out/store-profile.err" && [ $i -lt 600 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+	sleep "$secs"
+	kill -INT $sp
+	wait $sp
+	echo "exit status $?" >>"$out/store-profile.err"
+	cp /tmp/store-profile.txt "$out/"
+fi
+if [ -n "$bt" ]; then
+	i=0
+	while ! grep -q Attached "$out/store-bpftrace.txt" && [ $i -lt 300 ]; do
+		sleep 1; i=$((i + 1))
+	done
+	sleep "$secs"
+	kill -INT $bt
+	wait $bt
+fi
 cat /proc/$pid/sframe >"$out/store-proc.txt"
 kill $pid
 wait $pid 2>/dev/null
 "$store" remove --all >/dev/null 2>&1
-rm -f /tmp/store-*.data
+rm -f /tmp/store-*.data /tmp/store-profile.txt

@@ -7,7 +7,8 @@
 # agreement run (under sframe-run, so that faults inside libc unwind
 # through SFrame generated from its CFI), records libc_walk with Debian's
 # perf and fp,defer, profiles a deep program with BPF clients
-# (sframe-profile, bpftrace, libbpf-tools' profile), runs the feature's
+# (sframe-profile, bpftrace, libbpf-tools' profile), records libc_walk
+# through the kernel's store (sframe-store add --running), runs the feature's
 # kselftests and a 60-second soak (devtools/stress.sh, as make stress runs
 # it longer), all into build/vm/. The agreement and libc_walk recordings
 # run beside the BPF clients, one track per vCPU.
@@ -96,6 +97,20 @@ bpf_pid=$!
 chains_track
 wait $bpf_pid
 echo "$(($(date +%s) - tracks)) s" >"$out/tracks.time"
+
+# libc_walk without sframe-run: libc's section from the kernel's store,
+# filled by sframe-store add --running while it runs, and Debian's perf
+# -a. After the tracks: beside bpftrace, add --running would generate
+# the sections of LLVM too (20 MB, minutes under TCG) and starve them.
+if [ -e /proc/sframe_store ] && [ -x "$repo/build/libc-walk/libc_walk" ]; then
+	step "libc_walk through the store, perf -a"
+	lap >/dev/null
+	timeout 600 "$repo/devtools/libc-walk/store-guest.sh" \
+		"$repo/build/libc-walk/libc_walk" "$out" >"$out/store.log" 2>&1 ||
+		echo "exit status $?" >>"$out/store.log"
+	"$repo/build/sframe/sframe-store" remove --all >/dev/null 2>&1
+	lap >"$out/store.time"
+fi
 
 # The feature's kselftests (TAP, as they print it)
 : >"$out/kselftests.tap"
