@@ -61,7 +61,9 @@ vm_bench perf "$out/vm.log" "BENCH_ARCH=$arch $REPO/devtools/bench-guest.sh $REP
 rm -f "$out"/*-nocache.txt
 rm -f "$out"/stream-*.txt.gz
 rm -f "$out/bpf.txt" "$out/hostile.txt" "$out/cpus.txt"
+rm -f "$out"/lookup-store*.txt "$out/store-add.txt"
 for f in kernel.txt hres.txt cpus.txt unwind.txt lookup.txt runs.txt unwind-nocache.txt lookup-nocache.txt bpf.txt hostile.txt \
+	lookup-store.txt lookup-store-nocache.txt store-add.txt \
 	stream-demo.txt.gz stream-zstd.txt.gz stream-lookup.txt.gz; do
 	[ -f "$REPO/build/vm/$f" ] && cp "$REPO/build/vm/$f" "$out/"
 done
@@ -159,6 +161,16 @@ for sfx, key in (("", ""), ("-nocache", "_no_rule_cache")):
         s: {m: stat(v) for m, v in sm.items()} for s, sm in fit.items()}
     res["lookup_per_frame" + key] = {
         m: {n: stat(v) for n, v in nm.items()} for m, nm in lk.items()}
+    # The same lookups in a section of the kernel's store (a copy of the
+    # program without PT_GNU_SFRAME): only rows that the store served
+    lks = {}
+    for r in parse(f"{out}/lookup-store{sfx}.txt"):
+        if r["kind"] == "lookup" and r["mode"] != "none" and r.get("source") == "store":
+            lks.setdefault(r["mode"], {}).setdefault(r["funcs"], []) \
+               .append(float(r["ns_per_frame"]))
+    if lks:
+        res["lookup_store_per_frame" + key] = {
+            m: {n: stat(v) for n, v in nm.items()} for m, nm in lks.items()}
 res["perf_record"] = json.loads(perf_json)
 
 # The slowdown sframe / dwarf of each run, against the run without
@@ -298,6 +310,11 @@ for n in ("10", "1000", "100000"):
     if fp and sf:
         print(f"| {n} | {cell(fp)} | {cell(sf)} | {ratio(sf, fp)} | {cell(full)} "
               f"| {ratio(full, fp)} |")
+ls, lsn = r.get("lookup_store_per_frame", {}), r.get("lookup_store_per_frame" + nc, {})
+fp, sf, full = get(ls, "fp", "100000"), get(ls, "sframe", "100000"), get(lsn, "sframe", "100000")
+if fp and sf:
+    print(f"| 100000, from the store | {cell(fp)} | {cell(sf)} | {ratio(sf, fp)} "
+          f"| {cell(full)} | {ratio(full, fp)} |")
 sf10, sf100k = get(lk, "sframe", "10"), get(lk, "sframe", "100000")
 fl10, fl100k = get(lkn, "sframe", "10"), get(lkn, "sframe", "100000")
 if sf10 and sf100k:

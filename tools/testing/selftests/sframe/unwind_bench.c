@@ -374,6 +374,35 @@ static unsigned int sframe_fdes(void)
 	return n;
 }
 
+/*
+ * Where the kernel's section for the module's text comes from, as
+ * /proc/self/sframe says once it was unwound: "elf" (PT_GNU_SFRAME),
+ * "store" (the kernel's store, for a copy of the program whose
+ * PT_GNU_SFRAME was removed), or "none"
+ */
+static const char *sframe_source(void)
+{
+	static char how[16];
+	unsigned long self = (unsigned long)bench_descend, lo, hi;
+	char line[512], state[16];
+	FILE *f = fopen("/proc/self/sframe", "r");
+
+	strcpy(how, "none");
+	if (!f)
+		return how;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx %15s %15s", &lo, &hi, state, how) == 4 &&
+		    self >= lo && self < hi) {
+			if (strcmp(state, "ok"))
+				strcpy(how, "none");
+			fclose(f);
+			return how;
+		}
+	fclose(f);
+	strcpy(how, "none");
+	return how;
+}
+
 /* ---- measurements ---- */
 
 static bool verbose, show_chains;
@@ -652,7 +681,11 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
 	dl_iterate_phdr(sframe_phdr_cb, (void *)bench_descend);
-	if (!sf.size) {
+	/*
+	 * Warm only, a copy without PT_GNU_SFRAME may be measured: the
+	 * kernel's store serves its section (source=store), or nothing does
+	 */
+	if (!sf.size && (states[1] || states[2])) {
 		fprintf(stderr,
 			"no PT_GNU_SFRAME: build with binutils >= 2.46, -Wa,--gsframe\n");
 		return 1;
@@ -757,8 +790,9 @@ int main(int argc, char **argv)
 					       bench_nfuncs, depths[i]);
 				else
 					printf("unwind depth=%d", depths[i]);
-				printf(" state=%s mode=%s frames=%d",
-				       state, mode_name[m], rs->frames[m]);
+				printf(" state=%s mode=%s source=%s frames=%d",
+				       state, mode_name[m], sframe_source(),
+				       rs->frames[m]);
 				printf(" ns_per_frame=%.1f ns_per_call=%.1f\n",
 				       ns_per_frame(rs, m), rs->ns_call[m]);
 			}
