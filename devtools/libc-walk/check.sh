@@ -20,10 +20,16 @@
 #             line with the tid or a blank line: perf script -F
 #             tid,ip,sym,dso, sframe-profile -U
 #   bpftrace  bpftrace's map of ustack(perf) to count, @[ frames ]: N,
-#             each stack counted N times in the order bpftrace prints
+#             each stack counted N times; bpftrace prints the map by
+#             count, so no sample is left out as start-up or exit
 set -euo pipefail
 file=${1:?usage: check.sh SCRIPT [script|bpftrace]}
-case ${2:-script} in
+fmt=${2:-script}
+case $fmt in
+script|bpftrace) ;;
+*) echo "check.sh: unknown format $fmt" >&2; exit 2 ;;
+esac
+case $fmt in
 script) cat "$file" ;;
 bpftrace) awk '
 	/^@\[/ { n = 0; inmap = 1; next }
@@ -32,8 +38,7 @@ bpftrace) awk '
 		inmap = 0; next
 	}
 	inmap && NF >= 3 { f[++n] = "\t" $1 " " $2 " " $NF }' "$file" ;;
-*) echo "check.sh: unknown format $2" >&2; exit 2 ;;
-esac | awk '
+esac | awk -v ordered="$([ "$fmt" = script ] && echo 1 || echo 0)" '
 # One sample: its class, counted at the end between the first and the
 # last sample whose chain reaches main (start-up and exit left out)
 function flush(    i, k, n, ok, want, phase, sorting, done, c) {
@@ -79,7 +84,7 @@ function flush(    i, k, n, ok, want, phase, sorting, done, c) {
 END {
 	flush()
 	for (i = 1; i <= ns; i++) {
-		if (!first || i < first || i > last) { outside++; continue }
+		if (ordered && (!first || i < first || i > last)) { outside++; continue }
 		cnt[class[i]]++
 		if ((class[i] == "qsort_bad" || class[i] == "lost") && shown++ < 3)
 			print "# " class[i] ": " text[i]

@@ -95,7 +95,12 @@ if [ -n "$bt" ]; then
 	done
 	sleep "$secs"
 	kill -INT $bt
+	# (it prints its map at SIGINT: bounded, as under TCG that took
+	# longer than the minutes it was given)
+	(sleep 600; kill -KILL $bt 2>/dev/null) &
+	w=$!
 	wait $bt
+	kill $w 2>/dev/null
 fi
 cat /proc/$pid/sframe >"$out/store-proc.txt"
 kill $pid

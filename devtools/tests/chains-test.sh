@@ -24,18 +24,19 @@ else
 	tap FAIL "chains: chains-main.awk counts 4 samples, 2 reaching main (got '$got')"
 fi
 
-# libc-walk/check.sh, bpftrace's map of ustack(perf): each stack counted
-# as often as the map says; a stack that stops inside libc is lost
+# libc-walk/check.sh, bpftrace's map of ustack(perf), by count as bpftrace
+# prints it: each stack counted as often as the map says; a stack that
+# stops inside libc is lost, even printed first
 libc=/usr/lib/x86_64-linux-gnu/libc.so.6 w=/x/libc_walk
-printf '%s\n' 'Attached 1 probe' '' '@[' \
-	"	7f01 msort_with_tmp.part.0+0x41 ($libc)" "	7f02 qsort_r+0x9 ($libc)" \
-	"	5501 sort_phase+0x12 ($w)" "	5502 level3+0x8 ($w)" \
-	"	5503 level2+0x8 ($w)" "	5504 level1+0x8 ($w)" "	5505 main+0x30 ($w)" \
-	']: 250' '@[' "	7f01 msort_with_tmp.part.0+0x41 ($libc)" ']: 2' \
+printf '%s\n' 'Attached 1 probe' '' '@[' "	7f01 msort_with_tmp.part.0+0x41 ($libc)" ']: 2' \
 	'@[' "	5501 cmp_recs+0x3 ($w)" "	7f02 qsort_r+0x9 ($libc)" \
 	"	5501 sort_phase+0x12 ($w)" "	5502 level3+0x8 ($w)" \
 	"	5503 level2+0x8 ($w)" "	5504 level1+0x8 ($w)" "	5505 main+0x30 ($w)" \
-	']: 5' >"$tmp/bpftrace.txt"
+	']: 5' '@[' \
+	"	7f01 msort_with_tmp.part.0+0x41 ($libc)" "	7f02 qsort_r+0x9 ($libc)" \
+	"	5501 sort_phase+0x12 ($w)" "	5502 level3+0x8 ($w)" \
+	"	5503 level2+0x8 ($w)" "	5504 level1+0x8 ($w)" "	5505 main+0x30 ($w)" \
+	']: 250' >"$tmp/bpftrace.txt"
 got=$("$src/devtools/libc-walk/check.sh" "$tmp/bpftrace.txt" bpftrace | tail -n1)
 want="255 of 257 samples in qsort or its callback with the exact chain to main (99.22%)"
 if [ "$got" = "$want" ]; then
