@@ -30,6 +30,17 @@ store=$repo/build/sframe/sframe-store
 echo 1 >/proc/sys/kernel/sframe_unwind
 "$store" remove --all >/dev/null 2>&1
 
+# sample_then_stop PID FILE WORD TENTHS: wait until FILE says WORD (at
+# most TENTHS tenths of a second), let PID sample for SECONDS, and stop
+# it with SIGINT
+sample_then_stop() {
+	i=0
+	while ! grep -q "$3" "$2" && [ $i -lt "$4" ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+	sleep "$secs"
+	kill -INT "$1"
+}
 kmem() { awk '/^(Slab|VmallocUsed):/ { s += $2 } END { print s }' /proc/meminfo; }
 ms() { echo $(($(date +%s%N) / 1000000)); }
 
@@ -78,23 +89,13 @@ if [ -x "$prof" ]; then
 	"$prof" --deferred -U -F 200 -p $pid -o /tmp/store-profile.txt \
 		2>"$out/store-profile.err" &
 	sp=$!
-	i=0
-	while ! grep -q sampling "$out/store-profile.err" && [ $i -lt 600 ]; do
-		sleep 0.1; i=$((i + 1))
-	done
-	sleep "$secs"
-	kill -INT $sp
+	sample_then_stop $sp "$out/store-profile.err" sampling 600
 	wait $sp
 	echo "exit status $?" >>"$out/store-profile.err"
 	cp /tmp/store-profile.txt "$out/"
 fi
 if [ -n "$bt" ]; then
-	i=0
-	while ! grep -q Attached "$out/store-bpftrace.txt" && [ $i -lt 300 ]; do
-		sleep 1; i=$((i + 1))
-	done
-	sleep "$secs"
-	kill -INT $bt
+	sample_then_stop $bt "$out/store-bpftrace.txt" Attached 3000
 	# (it prints its map at SIGINT: bounded, as under TCG that took
 	# longer than the minutes it was given)
 	(sleep 600; kill -KILL $bt 2>/dev/null) &
