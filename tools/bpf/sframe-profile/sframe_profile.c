@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -248,7 +249,8 @@ static size_t pend_next;
 
 /*
  * The last SP_EARLY deferred stacks: for the samples of their cookie read
- * after them (the two ring buffers are read in no set order)
+ * after them (consume_rings() reads the samples first, but a sample and
+ * its stack can both come between the two reads)
  */
 struct early {
 	bool used;
@@ -973,6 +975,35 @@ static bool any_alive(const int *pidfds, size_t n)
 	return false;
 }
 
+/*
+ * Read what the ring buffers hold: every sample first, then the deferred
+ * stacks.  A stack's record is written after its sample's, so each stack
+ * read finds its sample waiting, however far behind this reader fell: in
+ * no set order, a backlog of stacks read first would outrun the SP_EARLY
+ * kept for their samples, which would then count as without a user stack.
+ */
+static int consume_rings(struct ring_buffer *rb)
+{
+	int n, err;
+
+	n = ring__consume(ring_buffer__ring(rb, 0));
+	if (n < 0)
+		return n;
+	err = ring__consume(ring_buffer__ring(rb, 1));
+	return err < 0 ? err : n + err;
+}
+
+/* Wait at most @timeout_ms for records, and read them (consume_rings()) */
+static int poll_rings(struct ring_buffer *rb, int timeout_ms)
+{
+	struct epoll_event ev[2];
+
+	if (epoll_wait(ring_buffer__epoll_fd(rb), ev, ARRAY_SIZE(ev),
+		       timeout_ms) < 0)
+		return errno == EINTR ? 0 : -errno;
+	return consume_rings(rb);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -1152,9 +1183,10 @@ int main(int argc, char **argv)
 		die("ring buffers: %s", strerror(errno));
 	if (sframe_profile__attach(skel))
 		die("attaching to the sched tracepoints: %s", strerror(errno));
+	/* Before the samples come: none waits while it takes seconds */
+	ksyms_load();
 	if (!open_sampler(skel, hz, &links))
 		die("no CPU to sample on");
-	ksyms_load();
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	fprintf(stderr, "sframe-profile: sampling %s at %d Hz, %s; Ctrl-C to stop\n",
@@ -1187,13 +1219,15 @@ int main(int argc, char **argv)
 			why = "the duration is over";
 			break;
 		}
-		c = ring_buffer__poll(rb, 100);
+		c = poll_rings(rb, 100);
 		if (c < 0 && c != -EINTR)
 			die("reading the ring buffers: %s", strerror(-c));
 	}
 	for (c = 0; c < libbpf_num_possible_cpus(); c++)
 		bpf_link__destroy(links[c]);
-	ring_buffer__consume(rb);
+	c = consume_rings(rb);
+	if (c < 0)
+		die("reading the ring buffers: %s", strerror(-c));
 	/*
 	 * A command still running when a signal stopped sampling gets
 	 * SIGTERM, as perf record's workload does, and is waited for.
