@@ -19,9 +19,16 @@ prof=$repo/build/bpf/sframe-profile
 secs=3
 
 [ -x "$deep" ] || { echo "no $deep" >&2; exit 1; }
+# A line on standard output (the guest's log of this part) per run, with
+# the guest's clock in ms, so that the slow runs under TCG can be found
+t0=$(date +%s%N)
+stamp() { echo "$((($(date +%s%N) - t0) / 1000000)) ms: $*"; }
 if [ "$part" != others ] && [ -x "$prof" ]; then
+	stamp deferred
 	"$prof" --deferred -F 1000 -- "$deep" $secs >"$out/bpf-deferred.txt" 2>"$out/bpf-deferred.err"
+	stamp in-event
 	"$prof" --in-event -F 1000 -- "$deep" $secs >"$out/bpf-in-event.txt" 2>"$out/bpf-in-event.err"
+	stamp folded
 	"$prof" --deferred --folded -F 1000 -- "$deep" $secs >"$out/bpf-folded.txt" 2>"$out/bpf-folded.err"
 	"$prof" --help >"$out/bpf-help.txt" 2>&1
 	# A process that sframe-profile did not start: system-wide (-a) for
@@ -32,12 +39,14 @@ if [ "$part" != others ] && [ -x "$prof" ]; then
 	# (at most $spin seconds), however long that takes to start under
 	# TCG. Both symbolize from the live process.
 	spin=300
+	stamp all
 	"$deep" $((secs + 3)) 60 >/dev/null &
 	pid=$!
 	"$prof" --deferred -a -d $secs --folded >"$out/bpf-all.all" 2>"$out/bpf-all.err"
 	grep '^sframe_bpf_deep;' "$out/bpf-all.all" >"$out/bpf-all.txt"
 	kill $pid
 	wait $pid
+	stamp pid
 	"$deep" $spin >/dev/null &
 	pid=$!
 	"$prof" --in-event -p $pid >"$out/bpf-pid.txt" 2>"$out/bpf-pid.err" &
@@ -54,12 +63,15 @@ if [ "$part" != others ] && [ -x "$prof" ]; then
 	wait $pid
 	# A bound on the distinct stacks kept, which a second of samples
 	# passes: the rest are counted as dropped, and said so
+	stamp bound
 	"$prof" --in-event -F 1000 --stack-storage-size 4 -o "$out/bpf-bound.txt" \
 		-- "$deep" 1 >/dev/null 2>"$out/bpf-bound.err"
 	# The command's children: the shell forks the program, whose own
 	# output must not go to -o FILE
+	stamp fork
 	"$prof" --in-event -F 1000 -o "$out/bpf-fork.txt" -- sh -c "\"$deep\" $secs; echo forked-done" \
 		>"$out/bpf-fork.stdout" 2>"$out/bpf-fork.err"
+	stamp done
 fi
 # Both symbolize when they print, from the live process: the program
 # lingers (sleeps) after it spins until they have printed.  They start
@@ -67,6 +79,7 @@ fi
 # starts once they have attached.
 [ "$part" = sframe-profile ] && exit 0
 if command -v bpftrace >/dev/null; then
+	stamp bpftrace
 	bpftrace -e 'profile:hz:999 /comm == "sframe_bpf_deep"/ { @[ustack] = count(); }' \
 		>"$out/bpf-bpftrace.txt" 2>&1 &
 	bt=$!
@@ -85,6 +98,7 @@ fi
 # profile-libbpf symbolizes from the live process too, and takes seconds
 # to attach: the program spins for longer than it profiles.
 if command -v profile-libbpf >/dev/null; then
+	stamp profile-libbpf
 	"$deep" 600 >/dev/null &
 	pid=$!
 	profile-libbpf -U -f -F 999 $secs >"$out/bpf-profile-libbpf.all" 2>&1
@@ -93,4 +107,5 @@ if command -v profile-libbpf >/dev/null; then
 	kill $pid
 	wait $pid
 fi
+stamp done
 exit 0
