@@ -33,14 +33,14 @@ if [ "$part" != others ] && [ -x "$prof" ]; then
 	"$prof" --help >"$out/bpf-help.txt" 2>&1
 	# A process that sframe-profile did not start: system-wide (-a) for
 	# -d seconds, folded; by PID (-p) in the event, until SIGINT, sent
-	# once it says that it samples, when it prints what it has. For -a
-	# the program spins for longer than it samples and then lingers;
-	# for -p it spins until it is killed after the profiler has printed
+	# once it says that it samples, when it prints what it has. The
+	# program spins until it is killed after the profiler has printed
 	# (at most $spin seconds), however long that takes to start under
-	# TCG. Both symbolize from the live process.
+	# TCG: -a samples it for all of its -d seconds. Both symbolize from
+	# the live process.
 	spin=300
 	stamp all
-	"$deep" $((secs + 3)) 60 >/dev/null &
+	"$deep" $spin >/dev/null &
 	pid=$!
 	"$prof" --deferred -a -d $secs --folded >"$out/bpf-all.all" 2>"$out/bpf-all.err"
 	grep '^sframe_bpf_deep;' "$out/bpf-all.all" >"$out/bpf-all.txt"
