@@ -22,8 +22,9 @@
 #   store-profile.txt      sframe-profile -U -p PID (deferred)
 #   store-bpftrace.txt     bpftrace's map of ustack(perf) for PID, if
 #                          STORE_BPFTRACE=1 (check.sh FILE bpftrace)
-# The vm level runs it after its two tracks (devtools/tests/vm-tests.sh),
-# and vm-check.sh checks these files on the host with check.sh.
+# The vm level runs it last in its chains track, beside the BPF clients
+# (devtools/tests/vm-tests.sh), and vm-check.sh checks these files on the
+# host with check.sh.
 prog=${1:?usage: store-guest.sh PROGRAM OUT [SECONDS]} out=${2:?} secs=${3:-5}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 store=$repo/build/sframe/sframe-store

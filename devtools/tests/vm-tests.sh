@@ -10,8 +10,8 @@
 # (sframe-profile, bpftrace, libbpf-tools' profile), records libc_walk
 # through the kernel's store (sframe-store add --running), runs the feature's
 # kselftests and a 60-second soak (devtools/stress.sh, as make stress runs
-# it longer), all into build/vm/. The agreement and libc_walk recordings
-# run beside the BPF clients, one track per vCPU.
+# it longer), all into build/vm/. The agreement, libc_walk and store
+# recordings run beside the BPF clients, one track per vCPU.
 # devtools/tests/vm-check.sh turns that into TAP on the host afterwards:
 # in this guest (TCG, KASAN, kmemleak) every exec costs about half a
 # second, so nothing that only reads results runs here.
@@ -41,12 +41,13 @@ fi
 # Two tracks at once, one per vCPU (the guest has two; MTTCG runs them on
 # the host's two cores). Neither switches kernel.sframe_unwind or depends
 # on the other's samples (the BPF clients keep only sframe_bpf_deep's; the
-# perf sessions record their own command). From the step times of a cold
-# make test: 509 s of chains and 571 s of BPF clients (sums, not measured
-# as tracks); the next run measured 574 s and 550 s.
+# perf sessions record their own command, or keep libc_walk's). The
+# times of their steps are in build/vm/*.time, and the host's log of the
+# level shows when each began.
 #
 # The chains track: the SFrame/DWARF agreement on zstd, libc_walk with
-# Debian's perf and fp,defer, and libc_walk's faults for the agreement.
+# Debian's perf and fp,defer, libc_walk's faults for the agreement, and
+# libc_walk through the store.
 chains_track() {
 	lap >/dev/null
 	if [ -x "$perf" ]; then
@@ -74,6 +75,35 @@ chains_track() {
 			lap >"$out/agree-libc.time"
 		fi
 	fi
+	store_step
+}
+
+# libc_walk without sframe-run: libc's section from the kernel's store,
+# filled by sframe-store add --running while it runs, and Debian's perf
+# -a. Last in the chains track; bpftrace, in the other, waits until the
+# store is filled (store_filled): add --running would generate the
+# sections of LLVM too (20 MB, minutes under TCG) and starve both.
+have_store() {
+	[ -e /proc/sframe_store ] && [ -x "$repo/build/libc-walk/libc_walk" ]
+}
+store_step() {
+	have_store || return 0
+	step "chains track: libc_walk through the store, perf -a"
+	lap >/dev/null
+	timeout 600 "$repo/devtools/libc-walk/store-guest.sh" \
+		"$repo/build/libc-walk/libc_walk" "$out" >"$out/store.log" 2>&1 ||
+		echo "exit status $?" >>"$out/store.log"
+	"$repo/build/sframe/sframe-store" remove --all >/dev/null 2>&1
+	lap >"$out/store.time"
+}
+# Until store-guest.sh has filled the store (store-add.cost) or the step
+# is over (store.time), at most 20 minutes
+store_filled() {
+	i=0
+	while have_store && ! [ -e "$out/store-add.cost" ] &&
+	      ! [ -e "$out/store.time" ] && [ $i -lt 1200 ]; do
+		sleep 1; i=$((i + 1))
+	done
 }
 
 # The BPF track: the deep no-frame-pointer program profiled by
@@ -86,6 +116,7 @@ bpf_track() {
 	step "BPF track: sframe-profile"
 	"$repo/devtools/bpf/guest.sh" "$out" sframe-profile >"$out/bpf-sframe-profile.log" 2>&1
 	lap >"$out/bpf-sframe-profile.time"
+	store_filled
 	step "BPF track: bpftrace and libbpf-tools' profile"
 	"$repo/devtools/bpf/guest.sh" "$out" others >"$out/bpf.log" 2>&1
 	lap >"$out/bpf.time"
@@ -97,20 +128,6 @@ bpf_pid=$!
 chains_track
 wait $bpf_pid
 echo "$(($(date +%s) - tracks)) s" >"$out/tracks.time"
-
-# libc_walk without sframe-run: libc's section from the kernel's store,
-# filled by sframe-store add --running while it runs, and Debian's perf
-# -a. After the tracks: beside bpftrace, add --running would generate
-# the sections of LLVM too (20 MB, minutes under TCG) and starve them.
-if [ -e /proc/sframe_store ] && [ -x "$repo/build/libc-walk/libc_walk" ]; then
-	step "libc_walk through the store, perf -a"
-	lap >/dev/null
-	timeout 600 "$repo/devtools/libc-walk/store-guest.sh" \
-		"$repo/build/libc-walk/libc_walk" "$out" >"$out/store.log" 2>&1 ||
-		echo "exit status $?" >>"$out/store.log"
-	"$repo/build/sframe/sframe-store" remove --all >/dev/null 2>&1
-	lap >"$out/store.time"
-fi
 
 # The feature's kselftests (TAP, as they print it)
 : >"$out/kselftests.tap"
