@@ -17,7 +17,8 @@
 #     deferred and in the event, of a command, its child, -a and -p;
 #     bpftrace, profile-libbpf): exact chains; SIGINT stops
 #     sframe-profile, which prints its samples;
-#     sframe-profile's errors, here on the host (devtools/bpf/errors.sh);
+#     sframe-profile's errors, here on the host (devtools/bpf/errors.sh),
+#     and its symbols against libdwfl's lookup (usym-check);
 #   - the kselftests' own TAP;
 #   - the 60-second soak (devtools/stress.sh check: its summary as
 #     comments, its checks as TAP lines).
@@ -207,6 +208,18 @@ while IFS= read -r l; do
 	*) tap FAIL "bpf: sframe-profile error, ${l#FAIL }" ;;
 	esac
 done < <("$REPO/devtools/bpf/errors.sh")
+# Its symbols, from sorted tables (usym.c), as libdwfl's own lookup names
+# them: libc with its debug file, libdw, a stripped bash, the deep program
+while IFS= read -r l; do
+	case $l in
+	"#"*) echo "$l" ;;
+	*": "*" 0 differ "*) tap OK "bpf: sframe-profile's symbols are libdwfl's: $l" ;;
+	*) tap FAIL "bpf: sframe-profile's symbols are libdwfl's: $l" ;;
+	esac
+done < <("$REPO/devtools/chroot.sh" -- "$REPO/build/bpf/usym-check" \
+	/usr/lib/x86_64-linux-gnu/libc.so.6 /usr/lib/x86_64-linux-gnu/libdw.so.1 \
+	/usr/bin/bash "$REPO/build/selftests/sframe_bpf/sframe_bpf_deep" 2>&1 ||
+	echo "usym-check: exit status $?")
 
 if ! [ -d "$out/stress" ]; then
 	tap FAIL "stress: the soak did not run (no sframe_stress or perf?)"

@@ -6,7 +6,7 @@
  * (bpf_get_stack(BPF_F_USER_STACK)) or deferred to the return to user
  * space (bpf_unwind_user_deferred()), and print the samples in the shape
  * of `perf script -F ip,sym,dso`, or folded for flame graphs.
- * Symbols come from elfutils' libdwfl.
+ * Symbols come from elfutils' libdwfl (usym.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -34,6 +34,7 @@
 
 #include "sframe_profile.h"
 #include "sframe_profile.skel.h"
+#include "usym.h"
 
 #define SP_VERSION	"1.1"
 
@@ -686,13 +687,12 @@ static const char *usym(Dwfl *dwfl, __u64 ip, __u64 *off,
 	Dwfl_Module *m = dwfl ? dwfl_addrmodule(dwfl, ip) : NULL;
 	GElf_Off offset = 0;
 	const char *name;
-	GElf_Sym sym;
 
 	*object = "[unknown]";
 	if (!m)
 		return NULL;
 	/* First: it loads the module's file, whose name the info then has */
-	name = dwfl_module_addrinfo(m, ip, &offset, &sym, NULL, NULL, NULL);
+	name = usym_lookup(m, ip, &offset);
 	dwfl_module_info(m, NULL, NULL, NULL, NULL, NULL, object, NULL);
 	if (!*object)
 		*object = "[unknown]";
