@@ -3,12 +3,55 @@
 #
 # build.sh: build sframe-profile (tools/bpf/sframe-profile of build/linux)
 # and the test of its symbols (usym-check) into build/bpf/, in the sid
-# root (clang, bpftool, libbpf, libdw).
+# root (clang, bpftool, libbpf, libdw); and put the files of its flame
+# graphs (d3 and d3-flame-graph, from their npm packages, fetched once
+# into the cache with the host's npm and checked against the hashes
+# below) in build/bpf/flamegraph/.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
+# package@version sha256-of-the-tarball
+FLAMEGRAPH_PACKAGES=(
+	"d3@7.9.2 f0c1d2c2479907a6e3265370d0fd715f7aef0f561cdd2b415df385ba7df9d1aa"
+	"d3-flame-graph@5.0.0 f12f7540b6e6e787277908d70b7169da7ced5be8737bcff2bd27f3fe4b9961c9"
+)
+
+# flamegraph_assets DIR: d3's and d3-flame-graph's files in DIR
+flamegraph_assets() {
+	local dir=$1 cache=$SFRAME_CACHE/npm p pkg sum tgz x
+	mkdir -p "$cache" "$dir"
+	x=$(mktemp -d)
+	trap 'rm -rf "$x"' RETURN
+	: >"$dir/LICENSES.tmp"
+	for p in "${FLAMEGRAPH_PACKAGES[@]}"; do
+		read -r pkg sum <<<"$p"
+		tgz=$cache/${pkg/@/-}.tgz
+		if ! [ -f "$tgz" ]; then
+			command -v npm >/dev/null ||
+				die "npm is needed once, to fetch $pkg (sframe-profile --flamegraph)"
+			msg "fetching $pkg with npm"
+			(cd "$x" && npm pack --silent "$pkg" >/dev/null) ||
+				die "npm pack $pkg failed"
+			mv "$x/${pkg/@/-}.tgz" "$tgz.tmp" && mv "$tgz.tmp" "$tgz"
+		fi
+		echo "$sum  $tgz" | sha256sum -c --quiet - ||
+			die "$tgz: not the $pkg that build.sh knows (sha256); remove it to fetch it again"
+		mkdir -p "$x/$pkg"
+		tar -xzf "$tgz" -C "$x/$pkg" package/LICENSE package/dist
+		{ echo "$pkg:"; cat "$x/$pkg/package/LICENSE"; echo; } >>"$dir/LICENSES.tmp"
+	done
+	cp "$x/d3@7.9.2/package/dist/d3.min.js" \
+	   "$x/d3-flame-graph@5.0.0/package/dist/d3-flamegraph.umd.min.js" \
+	   "$x/d3-flame-graph@5.0.0/package/dist/d3-flamegraph.css" "$dir/"
+	# (the page holds them inside an HTML comment)
+	sed 's/--/- -/g' "$dir/LICENSES.tmp" >"$dir/LICENSES"
+	rm -f "$dir/LICENSES.tmp"
+}
+
 [ "${SFRAME_DIRTY:-0}" = 1 ] || "$REPO/devtools/tree.sh" apply
 mkdir -p "$REPO/build/bpf"
+flamegraph_assets "$REPO/build/bpf/flamegraph"
 "$REPO/devtools/chroot.sh" -- make -s -C "$REPO/build/linux/tools/bpf/sframe-profile" \
-	OUTPUT="$REPO/build/bpf/" all check-usym >&2
-msg "built build/bpf/sframe-profile and its usym-check"
+	OUTPUT="$REPO/build/bpf/" SP_ASSETS="$REPO/build/bpf/flamegraph" \
+	all check-usym >&2
+msg "built build/bpf/sframe-profile, its usym-check and its flame graph's files"

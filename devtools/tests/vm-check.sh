@@ -208,6 +208,28 @@ while IFS= read -r l; do
 	*) tap FAIL "bpf: sframe-profile error, ${l#FAIL }" ;;
 	esac
 done < <("$REPO/devtools/bpf/errors.sh")
+# Its flame graph page, drawn by Chromium: the folded run's stacks; and
+# one of stacks whose names need escaping, from flamegraph-folded
+desc="bpf: sframe-profile --flamegraph, drawn by Chromium"
+if r=$("$REPO/devtools/bpf/flamegraph-check.sh" "$out/bpf-folded.txt" "$out/bpf-folded.html" 2>&1); then
+	tap OK "$desc: $(tail -n1 <<<"$r") (the folded run)"
+else
+	tap FAIL "$desc: $(tail -n1 <<<"$r") (build/vm/bpf-folded.html)"
+	head -n-1 <<<"$r"
+fi
+printf '%s\n' 'prog;main;work;leaf 30' 'prog;main;work;rec;leaf 12' \
+	'prog;main;operator new(unsigned long) 5' 'prog;main;a<b>&"c\\</script> 1' \
+	"prog;main;d'e 2" 'sh;main 2' >"$out/flamegraph-names.folded"
+if "$REPO/devtools/chroot.sh" -- env SFRAME_PROFILE_ASSETS="$REPO/build/bpf/flamegraph" \
+	"$REPO/build/bpf/flamegraph-folded" "names </title> & \"quotes\"" \
+	<"$out/flamegraph-names.folded" >"$out/flamegraph-names.html" &&
+   r=$("$REPO/devtools/bpf/flamegraph-check.sh" "$out/flamegraph-names.folded" \
+	"$out/flamegraph-names.html" 2>&1); then
+	tap OK "$desc: names to escape: $(tail -n1 <<<"$r")"
+else
+	tap FAIL "$desc: names to escape: $(tail -n1 <<<"$r") (build/vm/flamegraph-names.html)"
+	head -n-1 <<<"$r"
+fi
 # Its symbols, from sorted tables (usym.c), as libdwfl's own lookup names
 # them: libc with its debug file, libdw, a stripped bash, the deep program
 while IFS= read -r l; do

@@ -5,7 +5,8 @@
  * forks, with the user stack taken in the event
  * (bpf_get_stack(BPF_F_USER_STACK)) or deferred to the return to user
  * space (bpf_unwind_user_deferred()), and print the samples in the shape
- * of `perf script -F ip,sym,dso`, or folded for flame graphs.
+ * of `perf script -F ip,sym,dso`, or folded for flame graphs, and draw a
+ * flame graph page (flamegraph.c).
  * Symbols come from elfutils' libdwfl (usym.c).
  */
 #define _GNU_SOURCE
@@ -34,6 +35,7 @@
 
 #include "sframe_profile.h"
 #include "sframe_profile.skel.h"
+#include "flamegraph.h"
 #include "usym.h"
 
 #define SP_VERSION	"1.1"
@@ -84,6 +86,9 @@ static const char usage[] =
 "  -f, --folded      print folded stacks (comm;outermost;...;innermost\n"
 "                    COUNT) for flame graphs instead of samples\n"
 "  -o FILE           write the output to FILE\n"
+"  --flamegraph FILE also write a flame graph of the stacks to FILE, an\n"
+"                    HTML page drawn by d3-flame-graph (its files from\n"
+"                    SFRAME_PROFILE_ASSETS, or where the build put them)\n"
 "  --stack-storage-size N\n"
 "                    keep at most N distinct stacks (default 16384); the\n"
 "                    samples of further ones are counted as dropped\n"
@@ -743,11 +748,6 @@ static void print_stack(Dwfl *dwfl, const struct agg *a)
 	free(buf);
 }
 
-struct folded {
-	char *stack;
-	unsigned long count;
-};
-
 /* @a as a folded stack: comm;outermost;...;innermost (to free) */
 static char *fold_stack(Dwfl *dwfl, const struct agg *a)
 {
@@ -783,7 +783,7 @@ static int cmp_folded(const void *x, const void *y)
 }
 
 /* Every stack folded, those that fold the same counted once, sorted */
-static void print_folded(void)
+static struct folded *fold_all(size_t *nf)
 {
 	struct folded *f = calloc(naggs + 1, sizeof(*f));
 	size_t i, n = 0;
@@ -804,11 +804,32 @@ static void print_folded(void)
 		}
 		f[n++] = f[i];
 	}
-	for (i = 0; i < n; i++) {
-		fprintf(out, "%s %lu\n", f[i].stack, f[i].count);
+	*nf = n;
+	return f;
+}
+
+static void free_folded(struct folded *f, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
 		free(f[i].stack);
-	}
 	free(f);
+}
+
+/*
+ * Where d3's and d3-flame-graph's files are: SFRAME_PROFILE_ASSETS, or
+ * where the build put them
+ */
+#ifndef SP_ASSETS
+#define SP_ASSETS "/usr/share/sframe-profile"
+#endif
+
+static const char *assets_dir(void)
+{
+	const char *dir = getenv("SFRAME_PROFILE_ASSETS");
+
+	return dir && *dir ? dir : SP_ASSETS;
 }
 
 /* The failed requests by error: "none", or "error: n, error: n" */
@@ -1012,6 +1033,7 @@ int main(int argc, char **argv)
 		{ "deferred", no_argument, NULL, 'D' },
 		{ "in-event", no_argument, NULL, 'e' },
 		{ "folded", no_argument, NULL, 'f' },
+		{ "flamegraph", required_argument, NULL, 'G' },
 		{ "stack-storage-size", required_argument, NULL, 'S' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -1019,7 +1041,11 @@ int main(int argc, char **argv)
 	};
 	bool deferred = true, folded = false, all = false;
 	bool user = true, kernel = true;
-	const char *output = NULL;
+	const char *output = NULL, *fg_path = NULL;
+	struct folded *fs = NULL;
+	size_t nfs = 0;
+	FILE *fg = NULL;
+	char title[128];
 	struct sframe_profile *skel;
 	struct ring_buffer *rb;
 	struct bpf_link **links;
@@ -1077,6 +1103,9 @@ int main(int argc, char **argv)
 		case 'o':
 			output = optarg;
 			break;
+		case 'G':
+			fg_path = optarg;
+			break;
 		case 'S': {
 			char *e;
 			long v;
@@ -1128,6 +1157,11 @@ int main(int argc, char **argv)
 			   0644);
 		if (ofd < 0)
 			die("%s: %s", output, strerror(errno));
+	}
+	if (fg_path) {
+		fg = fopen(fg_path, "we");
+		if (!fg)
+			die("%s: %s", fg_path, strerror(errno));
 	}
 
 	skel = sframe_profile__open();
@@ -1239,14 +1273,32 @@ int main(int argc, char **argv)
 	}
 
 	pend_flush();
+	if (folded || fg)
+		fs = fold_all(&nfs);
 	if (folded)
-		print_folded();
+		for (i = 0; i < nfs; i++)
+			fprintf(out, "%s %lu\n", fs[i].stack, fs[i].count);
 	else
 		for (i = 0; i < naggs; i++)
 			print_stack(proc_dwfl(aggs[i]->pid, aggs[i]->snap),
 				    aggs[i]);
 	if (fflush(out) || ferror(out))
 		die("writing %s: %s", output ?: "the output", strerror(errno));
+	if (fg) {
+		snprintf(title, sizeof(title), "sframe-profile: %s, %s",
+			 all ? "every process" : npids ? "the processes given" :
+			 "the command", !user ? "kernel stacks only" :
+			 deferred ? "user stacks deferred" :
+			 "user stacks in the event");
+		c = flamegraph_write(fg, fs, nfs, title, assets_dir());
+		if (c == -ENOENT)
+			die("%s: no d3-flame-graph files in %s (SFRAME_PROFILE_ASSETS)",
+			    fg_path, assets_dir());
+		if (c || fclose(fg))
+			die("writing %s: %s", fg_path,
+			    strerror(c ? -c : errno));
+	}
+	free_folded(fs, nfs);
 	fprintf(stderr,
 		"sframe-profile: %zu samples (%s) of %zu processes, %zu with a user stack, %zu without, %zu distinct stacks; %llu samples and %llu stacks lost (ring buffer full); %s",
 		nsamples, !user ? "kernel stacks only" : deferred ?
