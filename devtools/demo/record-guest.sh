@@ -7,7 +7,8 @@
 # run it appends one line to OUT/runs.txt:
 #   run mode=M rep=R wall_ms=W cpu_ms=C perf_cpu_ms=P data_bytes=B
 #       samples=S complete=K report_ms=T
-# and it writes the top chains of the last sframe run to OUT/top.txt.
+# and it writes the top chains of the last sframe run to OUT/top.txt, and
+# the folded stacks of the last sframe and dwarf runs to OUT/MODE.folded.
 # "complete" counts the samples whose user chain reaches main(). fp runs
 # with kernel.sframe_unwind=0, so that they are pure frame pointers.
 # With LIBC_WALK (devtools/libc-walk/libc_walk), it also records that
@@ -122,6 +123,13 @@ if [ -n "$libc_walk" ]; then
 			tee -a "$out/libc.txt"
 	done
 fi
+
+# The folded stacks of the last sframe and dwarf runs, for make demo's
+# flame graphs
+for mode in sframe dwarf; do
+	"$perf" script -i "$tmp/$mode.data" --comms demo -F comm,ip,sym 2>/dev/null |
+		awk -f "$(dirname "$0")/../perf-fold.awk" >"$out/$mode.folded"
+done
 
 "$perf" report -i "$tmp/sframe.data" --stdio --no-children --comms demo \
 	--percent-limit 4 -g folded,2,caller --sort sym 2>/dev/null |

@@ -3,6 +3,7 @@
 #
 # Tests of the chain counters on made-up perf script output, none of
 # which needs a VM: devtools/chains-main.awk (samples that reach main),
+# devtools/perf-fold.awk (folded stacks for make demo's flame graphs),
 # devtools/tests/deep/chains.awk (the deep program's exact chains),
 # devtools/libc-walk/check.sh's reading of bpftrace's map and
 # the pairing of devtools/tests/agree.sh (a DWARF sample and an
@@ -22,6 +23,19 @@ if [ "$got" = "4 2" ]; then
 	tap OK "chains: chains-main.awk counts 4 samples, 2 of them reaching main"
 else
 	tap FAIL "chains: chains-main.awk counts 4 samples, 2 reaching main (got '$got')"
+fi
+
+# perf-fold.awk: perf script -F comm,ip,sym as folded stacks, kernel
+# frames left out, offsets dropped, the same stack counted once
+got=$(printf '%s\n' 'demo ' '	11 leaf+0x4' '	12 work' '	13 main' '' \
+	'demo' '	ffff1 irq_exit ([kernel.kallsyms])' '	21 leaf+0x9' '	22 work' '	23 main' '' \
+	'Web;Content ' '	31 [unknown]' '' 'demo ' '	41 work' '	42 main' |
+	awk -f "$src/devtools/perf-fold.awk" | tr '\n' '|')
+want='Web_Content;[unknown] 1|demo;main;work 1|demo;main;work;leaf 2|'
+if [ "$got" = "$want" ]; then
+	tap OK "chains: perf-fold.awk folds 4 samples into 3 stacks"
+else
+	tap FAIL "chains: perf-fold.awk folds 4 samples into 3 stacks (got '$got')"
 fi
 
 # libc-walk/check.sh, bpftrace's map of ustack(perf), by count as bpftrace
