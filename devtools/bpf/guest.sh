@@ -6,7 +6,8 @@
 # sframe-profile deferred, in the event and folded (with its flame
 # graph page), of a command it
 # starts or its shell forks, system-wide (-a) and by PID (-p), stopped
-# by SIGINT; Debian's bpftrace
+# by SIGINT; Debian's python3 -X perf (Python frames from its perf
+# map); Debian's bpftrace
 # (ustack in a map); the libbpf tools' profile (bpf_get_stackid() with a
 # stack map).  Output in OUT/bpf-*.txt, checked on the host by
 # devtools/bpf/deep-check.sh (devtools/tests/vm-check.sh). PART is
@@ -73,6 +74,14 @@ if [ "$part" != others ] && [ -x "$prof" ]; then
 	stamp fork
 	"$prof" --in-event -F 1000 -o "$out/bpf-fork.txt" -- sh -c "\"$deep\" $secs; echo forked-done" \
 		>"$out/bpf-fork.stdout" 2>"$out/bpf-fork.err"
+	# Code that the process generates: Debian's python3 -X perf, whose
+	# trampolines the perf map names py::FUNC:FILE, between the
+	# interpreter's frames (kept with frame pointers)
+	if command -v python3 >/dev/null; then
+		stamp python
+		"$prof" --deferred -F 1000 -o "$out/bpf-python.txt" -- python3 -X perf \
+			"$repo/devtools/bpf/py-spin.py" $secs >/dev/null 2>"$out/bpf-python.err"
+	fi
 	stamp done
 fi
 # Both symbolize when they print, from the live process: the program

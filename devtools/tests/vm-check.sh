@@ -147,7 +147,7 @@ for c in "deferred script sframe-profile --deferred" \
 		head -n-1 <<<"$r"
 	fi
 done
-for f in deferred in-event all pid fork; do
+for f in deferred in-event all pid fork python; do
 	[ -s "$out/bpf-$f.err" ] && sed 's/^/# /' "$out/bpf-$f.err"
 done
 if grep -qx "exit status 0" "$out/bpf-pid.err" 2>/dev/null &&
@@ -230,6 +230,24 @@ else
 	tap FAIL "$desc: names to escape: $(tail -n1 <<<"$r") (build/vm/flamegraph-names.html)"
 	head -n-1 <<<"$r"
 fi
+# Python's frames, from its perf map (python3 -X perf), and jitmap.c on
+# maps made up on the host
+desc="bpf: sframe-profile, Debian's python3 -X perf"
+if ! [ -s "$out/bpf-python.txt" ]; then
+	tap FAIL "$desc: no output (build/vm/bpf-python.err)"
+elif r=$("$REPO/devtools/bpf/py-check.sh" "$out/bpf-python.txt" 2>&1); then
+	tap OK "$desc: $(tail -n1 <<<"$r")"
+else
+	tap FAIL "$desc: $(tail -n1 <<<"$r") (build/vm/bpf-python.txt)"
+	head -n-1 <<<"$r"
+fi
+while IFS= read -r l; do
+	case $l in
+	"ok "*) tap OK "bpf: sframe-profile's perf maps (jitmap-check): ${l#ok [0-9]*: }" ;;
+	*) tap FAIL "bpf: sframe-profile's perf maps (jitmap-check): ${l#FAIL [0-9]*: }" ;;
+	esac
+done < <("$REPO/devtools/chroot.sh" -- "$REPO/build/bpf/jitmap-check" 2>&1 ||
+	echo "FAIL 0: jitmap-check exit status $?")
 # Its symbols, from sorted tables (usym.c), as libdwfl's own lookup names
 # them: libc with its debug file, libdw, a stripped bash, the deep program
 while IFS= read -r l; do

@@ -7,7 +7,8 @@
  * space (bpf_unwind_user_deferred()), and print the samples in the shape
  * of `perf script -F ip,sym,dso`, or folded for flame graphs, and draw a
  * flame graph page (flamegraph.c).
- * Symbols come from elfutils' libdwfl (usym.c).
+ * Symbols come from elfutils' libdwfl (usym.c), and for generated code
+ * from the process's perf map (jitmap.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -36,6 +37,7 @@
 #include "sframe_profile.h"
 #include "sframe_profile.skel.h"
 #include "flamegraph.h"
+#include "jitmap.h"
 #include "usym.h"
 
 #define SP_VERSION	"1.1"
@@ -418,6 +420,7 @@ struct snap {
 	char *maps;
 	size_t len;
 	__u64 (*x)[2];		/* executable mappings: start, end */
+	bool *anon;		/* x[i] maps no file: generated code */
 	size_t nx;
 	Dwfl *dwfl;
 };
@@ -427,13 +430,20 @@ struct snap {
  * sample, and again (at most every SP_MAPS_EVERY seconds) when a sample's
  * PC is in none of them: after an exec, a dlopen() or an mmap() of code.
  * Each sample keeps the reading that covered it, so that a process that
- * has exited, or unloaded a library, is still symbolized.
+ * has exited, or unloaded a library, is still symbolized.  Its perf map,
+ * for the code it generates, is opened at its first sample, or (at most
+ * every SP_MAPS_EVERY seconds) at a sample in an anonymous executable
+ * mapping, and kept open until the samples are printed.
  */
 struct proc {
 	pid_t pid;
 	struct snap *snaps;
 	size_t nsnaps;
 	double read_at;
+	int jit_fd;		/* its perf map (jitmap.c), or -1 */
+	double jit_at;		/* when it was last looked for */
+	struct jitmap *jit;	/* read when the samples are printed */
+	bool jit_read;
 };
 
 #define SP_MAPS_EVERY	0.01
@@ -501,15 +511,25 @@ static void proc_read(struct proc *p)
 	for (line = maps; line && line < maps + len; ) {
 		unsigned long long lo, hi;
 		char perms[5];
+		int at = 0;
 
-		if (sscanf(line, "%llx-%llx %4s", &lo, &hi, perms) == 3 &&
-		    perms[2] == 'x') {
+		if (sscanf(line, "%llx-%llx %4s %*s %*s %*s%n", &lo, &hi,
+			   perms, &at) == 3 && perms[2] == 'x') {
 			if (sn->nx == cap) {
 				cap = cap ? 2 * cap : 32;
 				sn->x = realloc(sn->x, cap * sizeof(*sn->x));
-				if (!sn->x)
+				sn->anon = realloc(sn->anon,
+						   cap * sizeof(*sn->anon));
+				if (!sn->x || !sn->anon)
 					die("out of memory");
 			}
+			/* No path, or one that prctl() named */
+			while (at && line + at < maps + len &&
+			       line[at] == ' ')
+				at++;
+			sn->anon[sn->nx] = at && (line + at == maps + len ||
+				line[at] == '\n' ||
+				!strncmp(line + at, "[anon:", 6));
 			sn->x[sn->nx][0] = lo;
 			sn->x[sn->nx++][1] = hi;
 		}
@@ -557,9 +577,27 @@ static struct proc *proc_of(pid_t pid)
 	nprocs++;
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
-	if (user_stacks)
+	p->jit_fd = -1;
+	if (user_stacks) {
 		proc_read(p);
+		p->jit_fd = jitmap_open(pid);
+	}
 	return p;
+}
+
+/* Whether one of the @n user addresses @ips is in generated code */
+static bool snap_any_anon(const struct snap *sn, const __u64 *ips,
+			  unsigned int n)
+{
+	unsigned int i;
+	size_t k;
+
+	for (i = 0; i < n; i++)
+		for (k = 0; k < sn->nx; k++)
+			if (sn->anon[k] && ips[i] >= sn->x[k][0] &&
+			    ips[i] < sn->x[k][1])
+				return true;
+	return false;
 }
 
 /* Whether @sn covers all @n user addresses @ips */
@@ -592,6 +630,12 @@ static int proc_snap(pid_t pid, const __u64 *ips, unsigned int n)
 		  !snap_covers_all(&p->snaps[p->nsnaps - 1], ips, n)) &&
 	    now() - p->read_at >= SP_MAPS_EVERY)
 		proc_read(p);
+	if (n && p->jit_fd < 0 && p->nsnaps &&
+	    snap_any_anon(&p->snaps[p->nsnaps - 1], ips, n) &&
+	    now() - p->jit_at >= SP_MAPS_EVERY) {
+		p->jit_at = now();
+		p->jit_fd = jitmap_open(pid);
+	}
 	return (int)p->nsnaps - 1;
 }
 
@@ -686,7 +730,32 @@ static const char *ksym(__u64 ip, __u64 *off)
 	return ksyms[lo - 1].name;
 }
 
-static const char *usym(Dwfl *dwfl, __u64 ip, __u64 *off,
+/*
+ * The symbol of @ip in code that process @pid generated, from its perf
+ * map: opened at its first sample (or now, if it had none then), read
+ * at the first lookup
+ */
+static const char *jit_sym(pid_t pid, __u64 ip, __u64 *off,
+			   const char **object)
+{
+	struct proc *p = proc_of(pid);
+	__u64 o;
+	const char *name;
+
+	if (!p->jit_read) {
+		p->jit_read = true;
+		if (p->jit_fd < 0)
+			p->jit_fd = jitmap_open(pid);
+		if (p->jit_fd >= 0)
+			p->jit = jitmap_read(p->jit_fd, pid);
+	}
+	name = jitmap_lookup(p->jit, ip, &o, object);
+	if (name)
+		*off = o;
+	return name;
+}
+
+static const char *usym(pid_t pid, Dwfl *dwfl, __u64 ip, __u64 *off,
 			const char **object)
 {
 	Dwfl_Module *m = dwfl ? dwfl_addrmodule(dwfl, ip) : NULL;
@@ -695,7 +764,7 @@ static const char *usym(Dwfl *dwfl, __u64 ip, __u64 *off,
 
 	*object = "[unknown]";
 	if (!m)
-		return NULL;
+		return jit_sym(pid, ip, off, object);
 	/* First: it loads the module's file, whose name the info then has */
 	name = usym_lookup(m, ip, &offset);
 	dwfl_module_info(m, NULL, NULL, NULL, NULL, NULL, object, NULL);
@@ -731,7 +800,7 @@ static void print_stack(Dwfl *dwfl, const struct agg *a)
 			name ? name : "[unknown]", (unsigned long long)off);
 	}
 	for (i = 0; i < a->unr; i++) {
-		name = usym(dwfl, uips[i], &off, &object);
+		name = usym(a->pid, dwfl, uips[i], &off, &object);
 		if (name)
 			fprintf(f, "\t%16llx %s+0x%llx (%s)\n",
 				(unsigned long long)uips[i], name,
@@ -763,7 +832,7 @@ static char *fold_stack(Dwfl *dwfl, const struct agg *a)
 		die("out of memory");
 	fprintf(f, "%.*s", (int)sizeof(a->comm), a->comm);
 	for (j = (int)a->unr - 1; j >= 0; j--) {
-		name = usym(dwfl, uips[j], &off, &object);
+		name = usym(a->pid, dwfl, uips[j], &off, &object);
 		fprintf(f, ";%s", name ? name : "[unknown]");
 	}
 	for (j = (int)a->knr - 1; j >= 0; j--) {
