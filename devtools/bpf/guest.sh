@@ -5,8 +5,8 @@
 # no-frame-pointer chain of the sframe_bpf kselftests) with BPF clients:
 # sframe-profile deferred, in the event and folded (with its flame
 # graph page), of a command it
-# starts or its shell forks, system-wide (-a) and by PID (-p), stopped
-# by SIGINT; Debian's python3 -X perf (Python frames from its perf
+# starts or its shell forks, system-wide (-a) and by PID (-p: in a
+# mount namespace of its own), stopped by SIGINT; Debian's python3 -X perf (Python frames from its perf
 # map); Debian's bpftrace
 # (ustack in a map); the libbpf tools' profile (bpf_get_stackid() with a
 # stack map).  Output in OUT/bpf-*.txt, checked on the host by
@@ -49,9 +49,21 @@ if [ "$part" != others ] && [ -x "$prof" ]; then
 	grep '^sframe_bpf_deep;' "$out/bpf-all.all" >"$out/bpf-all.txt"
 	kill $pid
 	wait $pid
+	# By PID, a program in a mount namespace of its own, run from a
+	# tmpfs there (a container's view): outside, the same path holds
+	# another program, so its symbols are right only when read from the
+	# file that it mapped
 	stamp pid
-	"$deep" $spin >/dev/null &
+	ns=/tmp/sp-mntns
+	mkdir -p $ns && cp /bin/true $ns/sframe_bpf_deep
+	unshare -m sh -c "mount -t tmpfs tmpfs $ns && cp '$deep' $ns/ &&
+		exec $ns/sframe_bpf_deep $spin" >/dev/null &
 	pid=$!
+	i=0
+	while [ "$(cat /proc/$pid/comm 2>/dev/null)" != sframe_bpf_deep ] &&
+	      [ $i -lt 600 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
 	"$prof" --in-event -p $pid >"$out/bpf-pid.txt" 2>"$out/bpf-pid.err" &
 	prof_pid=$!
 	i=0
@@ -64,6 +76,7 @@ if [ "$part" != others ] && [ -x "$prof" ]; then
 	echo "exit status $?" >>"$out/bpf-pid.err"
 	kill $pid
 	wait $pid
+	rm -rf $ns
 	# A bound on the distinct stacks kept, which a second of samples
 	# passes: the rest are counted as dropped, and said so
 	stamp bound

@@ -130,7 +130,7 @@ for c in "deferred script sframe-profile --deferred" \
 	 "in-event script sframe-profile --in-event" \
 	 "folded folded sframe-profile --deferred --folded" \
 	 "all folded sframe-profile --deferred -a -d 3 --folded, a process it did not start" \
-	 "pid script sframe-profile --in-event -p PID, stopped by SIGINT" \
+	 "pid script sframe-profile --in-event -p PID, stopped by SIGINT, of a program in another mount namespace whose path outside holds another file" \
 	 "fork script sframe-profile --in-event -o FILE -- sh -c 'PROG; echo forked-done', a child of the command" \
 	 "bpftrace bpftrace bpftrace ustack" \
 	 "profile-libbpf folded profile-libbpf (stack map)"; do

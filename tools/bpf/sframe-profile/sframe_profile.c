@@ -7,8 +7,9 @@
  * space (bpf_unwind_user_deferred()), and print the samples in the shape
  * of `perf script -F ip,sym,dso`, or folded for flame graphs, and draw a
  * flame graph page (flamegraph.c).
- * Symbols come from elfutils' libdwfl (usym.c), and for generated code
- * from the process's perf map (jitmap.c).
+ * Symbols come from elfutils' libdwfl (usym.c), of the files that the
+ * processes mapped (objects.c), and for generated code from the process's
+ * perf map (jitmap.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -38,6 +39,7 @@
 #include "sframe_profile.skel.h"
 #include "flamegraph.h"
 #include "jitmap.h"
+#include "objects.h"
 #include "usym.h"
 
 #define SP_VERSION	"1.1"
@@ -421,6 +423,8 @@ struct snap {
 	size_t len;
 	__u64 (*x)[2];		/* executable mappings: start, end */
 	bool *anon;		/* x[i] maps no file: generated code */
+	int *obj;		/* x[i]'s file (objects.c), or -1 */
+	size_t *path;		/* where x[i]'s path is in maps, or 0 */
 	size_t nx;
 	Dwfl *dwfl;
 };
@@ -430,7 +434,8 @@ struct snap {
  * sample, and again (at most every SP_MAPS_EVERY seconds) when a sample's
  * PC is in none of them: after an exec, a dlopen() or an mmap() of code.
  * Each sample keeps the reading that covered it, so that a process that
- * has exited, or unloaded a library, is still symbolized.  Its perf map,
+ * has exited, or unloaded a library, is still symbolized, from the files
+ * that it mapped (objects.c), opened as they are read.  Its perf map,
  * for the code it generates, is opened at its first sample, or (at most
  * every SP_MAPS_EVERY seconds) at a sample in an anonymous executable
  * mapping, and kept open until the samples are printed.
@@ -520,7 +525,10 @@ static void proc_read(struct proc *p)
 				sn->x = realloc(sn->x, cap * sizeof(*sn->x));
 				sn->anon = realloc(sn->anon,
 						   cap * sizeof(*sn->anon));
-				if (!sn->x || !sn->anon)
+				sn->obj = realloc(sn->obj, cap * sizeof(*sn->obj));
+				sn->path = realloc(sn->path,
+						   cap * sizeof(*sn->path));
+				if (!sn->x || !sn->anon || !sn->obj || !sn->path)
 					die("out of memory");
 			}
 			/* No path, or one that prctl() named */
@@ -530,6 +538,13 @@ static void proc_read(struct proc *p)
 			sn->anon[sn->nx] = at && (line + at == maps + len ||
 				line[at] == '\n' ||
 				!strncmp(line + at, "[anon:", 6));
+			/* A file's: opened now, while the process lives */
+			sn->path[sn->nx] = 0;
+			sn->obj[sn->nx] = -1;
+			if (at && line + at < maps + len && line[at] == '/') {
+				sn->path[sn->nx] = line + at - maps;
+				sn->obj[sn->nx] = object_open(p->pid, lo, hi);
+			}
 			sn->x[sn->nx][0] = lo;
 			sn->x[sn->nx++][1] = hi;
 		}
@@ -639,8 +654,40 @@ static int proc_snap(pid_t pid, const __u64 *ips, unsigned int n)
 	return (int)p->nsnaps - 1;
 }
 
+/* The reading whose symbols are being looked up (proc_dwfl()) */
+static const struct snap *cur_snap;
+
+/*
+ * The ELF file of module @modname, which libdwfl asks for at its first
+ * lookup: the file that the process mapped (objects.c), else the one at
+ * that path now
+ */
+static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
+		    Dwarf_Addr base, char **file_name, Elf **elfp)
+{
+	const struct snap *sn = cur_snap;
+	size_t k, n = strlen(modname);
+	int fd;
+
+	for (k = 0; sn && modname[0] == '/' && k < sn->nx; k++) {
+		const char *path = sn->maps + sn->path[k];
+
+		if (!sn->path[k] || sn->obj[k] < 0 ||
+		    sn->len - sn->path[k] < n || memcmp(path, modname, n) ||
+		    (sn->len - sn->path[k] > n && path[n] != '\n'))
+			continue;
+		fd = dup(object_fd(sn->obj[k]));
+		if (fd < 0)
+			break;
+		*file_name = strdup(modname);
+		return fd;
+	}
+	return dwfl_linux_proc_find_elf(mod, userdata, modname, base,
+					file_name, elfp);
+}
+
 static const Dwfl_Callbacks dwfl_callbacks = {
-	.find_elf = dwfl_linux_proc_find_elf,
+	.find_elf = find_elf,
 	.find_debuginfo = dwfl_standard_find_debuginfo,
 };
 
@@ -654,6 +701,7 @@ static Dwfl *proc_dwfl(pid_t pid, int snap)
 	if (snap < 0 || (size_t)snap >= p->nsnaps)
 		return NULL;
 	sn = &p->snaps[snap];
+	cur_snap = sn;
 	if (sn->dwfl)
 		return sn->dwfl;
 	sn->dwfl = dwfl_begin(&dwfl_callbacks);
@@ -1213,6 +1261,7 @@ int main(int argc, char **argv)
 		all = true;
 	user_stacks = user;
 	deferred_stacks = deferred;
+	objects_raise_limit();
 	if (user && deferred) {
 		pend = calloc(SP_PENDING, sizeof(*pend));
 		early = calloc(SP_EARLY, sizeof(*early));

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The files that sampled processes map, opened while they live, so that
+ * their symbols are read from the file that was mapped: through
+ * /proc/PID/map_files/START-END, which is the mapped file itself, as a
+ * process in another mount namespace (a container) sees it, replaced or
+ * deleted since.  A path, read when the samples are printed, could name
+ * another file, or none once the process has exited.  One descriptor per
+ * file (device and inode), however many processes map it: at most
+ * OBJECTS_MAX, the rest read by path.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "objects.h"
+
+#define OBJECTS_MAX	4096
+
+struct object {
+	dev_t dev;
+	ino_t ino;
+	int fd;
+};
+
+static struct object *objects;
+static size_t nobjects, objects_cap;
+
+/**
+ * object_open() - the file that a process maps at an address range
+ * @pid: the process
+ * @start: the start of the mapping
+ * @end: its end
+ *
+ * Return: the object (object_fd()), or -1: the process has exited, the
+ * range is not a file's mapping, or OBJECTS_MAX files are open.
+ */
+int object_open(pid_t pid, __u64 start, __u64 end)
+{
+	char path[96];
+	struct stat st;
+	size_t i;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/map_files/%llx-%llx", pid,
+		 (unsigned long long)start, (unsigned long long)end);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+		goto fail;
+	for (i = 0; i < nobjects; i++)
+		if (objects[i].dev == st.st_dev && objects[i].ino == st.st_ino) {
+			close(fd);
+			return i;
+		}
+	if (nobjects == OBJECTS_MAX)
+		goto fail;
+	if (nobjects == objects_cap) {
+		size_t cap = objects_cap ? 2 * objects_cap : 64;
+		struct object *n = realloc(objects, cap * sizeof(*n));
+
+		if (!n)
+			goto fail;
+		objects = n;
+		objects_cap = cap;
+	}
+	objects[nobjects] = (struct object){ st.st_dev, st.st_ino, fd };
+	return nobjects++;
+fail:
+	close(fd);
+	return -1;
+}
+
+/* The descriptor of @obj, from object_open() */
+int object_fd(int obj)
+{
+	return obj >= 0 && (size_t)obj < nobjects ? objects[obj].fd : -1;
+}
+
+/* As many descriptors as allowed: the objects' and the perf maps' */
+void objects_raise_limit(void)
+{
+	struct rlimit rl;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
