@@ -8,8 +8,8 @@
 # The input is blocks, one per sample and a blank line between: a line
 # with the command's name (perf prints it first, not indented, and a
 # space after it; a ';' in it becomes '_'), then a
-# frame per indented line, innermost first, "ip sym" or "ip sym+0xoff";
-# a frame without a symbol is [unknown].  Kernel frames are left out
+# frame per indented line, innermost first, "ip sym" or "ip sym+0xoff"
+# (a ';' in sym becomes ':'); a frame without a symbol is [unknown].  Kernel frames are left out
 # when their symbol is followed by "([kernel.kallsyms])".
 function flush(    s, i) {
 	if (comm == "") return
@@ -22,9 +22,12 @@ function flush(    s, i) {
 /^[^ \t]/ { flush(); comm = $0; sub(/[ \t]+$/, "", comm); gsub(/;/, "_", comm); next }
 {
 	if ($0 ~ /\(\[kernel\.kallsyms\]\)/) next
-	sym = NF >= 2 ? $2 : "[unknown]"
+	# The symbol: what follows the address (it may hold spaces)
+	sym = $0
+	sub(/^[ \t]*[0-9a-f]+[ \t]*/, "", sym)
 	sub(/\+0x[0-9a-f]+$/, "", sym)
-	fr[++nf] = sym
+	gsub(/;/, ":", sym)
+	fr[++nf] = sym == "" ? "[unknown]" : sym
 }
 END {
 	flush()

@@ -20,10 +20,12 @@ FLAMEGRAPH_PACKAGES=(
 # flamegraph_assets DIR: d3's and d3-flame-graph's files in DIR
 flamegraph_assets() {
 	local dir=$1 cache=$SFRAME_CACHE/npm p pkg sum tgz x
+	# Nothing from an earlier build, if this one puts nothing there
+	rm -rf "$dir"
 	mkdir -p "$cache" "$dir"
 	x=$(mktemp -d)
 	trap 'rm -rf "$x"; trap - RETURN' RETURN
-	: >"$dir/LICENSES.tmp"
+	: >"$x/LICENSES"
 	for p in "${FLAMEGRAPH_PACKAGES[@]}"; do
 		read -r pkg sum <<<"$p"
 		tgz=$cache/${pkg/@/-}.tgz
@@ -44,15 +46,18 @@ flamegraph_assets() {
 			return 0
 		fi
 		mkdir -p "$x/$pkg"
-		tar -xzf "$tgz" -C "$x/$pkg" package/LICENSE package/dist
-		{ echo "$pkg:"; cat "$x/$pkg/package/LICENSE"; echo; } >>"$dir/LICENSES.tmp"
+		if ! tar -xzf "$tgz" -C "$x/$pkg" package/LICENSE package/dist; then
+			warn "$tgz: cannot be unpacked: sframe-profile --flamegraph will fail"
+			return 0
+		fi
+		{ echo "$pkg:"; cat "$x/$pkg/package/LICENSE"; echo; } >>"$x/LICENSES"
 	done
+	# (the page holds the licenses inside an HTML comment: no "--")
+	sed -e ':a' -e 's/--/- -/' -e 'ta' "$x/LICENSES" >"$dir/LICENSES" &&
 	cp "$x/d3@7.9.2/package/dist/d3.min.js" \
 	   "$x/d3-flame-graph@5.0.0/package/dist/d3-flamegraph.umd.min.js" \
-	   "$x/d3-flame-graph@5.0.0/package/dist/d3-flamegraph.css" "$dir/"
-	# (the page holds them inside an HTML comment)
-	sed 's/--/- -/g' "$dir/LICENSES.tmp" >"$dir/LICENSES"
-	rm -f "$dir/LICENSES.tmp"
+	   "$x/d3-flame-graph@5.0.0/package/dist/d3-flamegraph.css" "$dir/" ||
+		warn "the flame graph's files were not put in $dir"
 }
 
 [ "${SFRAME_DIRTY:-0}" = 1 ] || "$REPO/devtools/tree.sh" apply

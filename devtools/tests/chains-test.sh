@@ -29,9 +29,10 @@ fi
 # frames left out, offsets dropped, the same stack counted once
 got=$(printf '%s\n' 'demo ' '	11 leaf+0x4' '	12 work' '	13 main' '' \
 	'demo' '	ffff1 irq_exit ([kernel.kallsyms])' '	21 leaf+0x9' '	22 work' '	23 main' '' \
-	'Web;Content ' '	31 [unknown]' '' 'demo ' '	41 work' '	42 main' |
+	'Web;Content ' '	31 [unknown]' '	32 operator new(unsigned long)' '	33 Ljava/lang/String;' '' \
+	'demo ' '	41 work' '	42 main' |
 	awk -f "$src/devtools/perf-fold.awk" | tr '\n' '|')
-want='Web_Content;[unknown] 1|demo;main;work 1|demo;main;work;leaf 2|'
+want='Web_Content;Ljava/lang/String:;operator new(unsigned long);[unknown] 1|demo;main;work 1|demo;main;work;leaf 2|'
 if [ "$got" = "$want" ]; then
 	tap OK "chains: perf-fold.awk folds 4 samples into 3 stacks"
 else

@@ -18,6 +18,7 @@
 #include "flamegraph.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define FG_ASSET_MAX	(4 << 20)
 
 /* A frame of the tree, its children in a list, found by a hash */
 struct fg_node {
@@ -155,24 +156,45 @@ static void fg_json(FILE *out, const struct fg_tree *t)
 	}
 }
 
-/* The file @name of @assets, copied to @out: 0, or -errno */
-static int fg_asset(FILE *out, const char *assets, const char *name)
+/*
+ * The file @name of @assets, copied to @out inside the element that
+ * @end closes (or the comment, "-->"): 0, or -errno; -EINVAL if the file
+ * holds @end, which would end it early, or is larger than
+ * FG_ASSET_MAX.  The build's files are known (their hashes); another
+ * SFRAME_PROFILE_ASSETS is checked.
+ */
+static int fg_asset(FILE *out, const char *assets, const char *name,
+		    const char *end)
 {
-	char path[4096], buf[65536];
-	size_t n;
-	FILE *f;
+	char path[4096], *buf;
+	size_t len = 0, n;
 	int err = 0;
+	FILE *f;
 
 	if (snprintf(path, sizeof(path), "%s/%s", assets, name) >=
 	    (int)sizeof(path))
 		return -ENAMETOOLONG;
-	f = fopen(path, "r");
+	f = fopen(path, "re");
 	if (!f)
 		return -errno;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		fwrite(buf, 1, n, out);
+	buf = malloc(FG_ASSET_MAX + 1);
+	if (!buf) {
+		fclose(f);
+		return -ENOMEM;
+	}
+	while (len <= FG_ASSET_MAX &&
+	       (n = fread(buf + len, 1, FG_ASSET_MAX + 1 - len, f)) > 0)
+		len += n;
 	if (ferror(f))
 		err = -EIO;
+	else if (len > FG_ASSET_MAX || memchr(buf, 0, len))
+		err = -EINVAL;
+	buf[len] = 0;
+	if (!err && strcasestr(buf, end))
+		err = -EINVAL;
+	if (!err)
+		fwrite(buf, 1, len, out);
+	free(buf);
 	fclose(f);
 	return err;
 }
@@ -185,8 +207,9 @@ static int fg_asset(FILE *out, const char *assets, const char *name)
  * @title: the graph's title (plain text)
  * @assets: the directory of d3's and d3-flame-graph's files
  *
- * Return: 0, or -errno: -ENOMEM, or that of reading an asset (-ENOENT
- * when the build did not fetch them).
+ * Return: 0, or -errno: -ENOMEM, -EIO, or that of reading an asset
+ * (-ENOENT when the build did not fetch them, -EINVAL for one that
+ * would end its element early).
  */
 int flamegraph_write(FILE *out, const struct folded *f, size_t n,
 		     const char *title, const char *assets)
@@ -227,17 +250,17 @@ int flamegraph_write(FILE *out, const struct folded *f, size_t n,
 			fputc(title[k], out);
 	fputs("</title>\n<!-- Drawn by d3 and d3-flame-graph; their licenses:\n",
 	      out);
-	err = fg_asset(out, assets, "LICENSES");
+	err = fg_asset(out, assets, "LICENSES", "-->");
 	if (err)
 		goto out;
 	fputs("-->\n<style>\n", out);
-	err = fg_asset(out, assets, "d3-flamegraph.css");
+	err = fg_asset(out, assets, "d3-flamegraph.css", "</style");
 	if (err)
 		goto out;
 	fputs("</style>\n", out);
 	for (k = 0; k < ARRAY_SIZE(scripts); k++) {
 		fputs("<script>\n", out);
-		err = fg_asset(out, assets, scripts[k]);
+		err = fg_asset(out, assets, scripts[k], "</script");
 		if (err)
 			goto out;
 		fputs("\n</script>\n", out);
@@ -251,7 +274,7 @@ int flamegraph_write(FILE *out, const struct folded *f, size_t n,
 	fputs(").transitionDuration(0);\n"
 	      "d3.select(\"#chart\").datum(stacks).call(chart);\n"
 	      "</script>\n</body>\n</html>\n", out);
-	err = 0;
+	err = ferror(out) ? -EIO : 0;
 out:
 	free(t.node);
 	free(t.hash);

@@ -53,6 +53,10 @@ int main(int argc, char **argv)
 			}
 		}
 		f[n].stack = strndup(line, sp - line);
+		if (!f[n].stack) {
+			fprintf(stderr, "flamegraph-folded: out of memory\n");
+			return 1;
+		}
 		f[n++].count = count;
 	}
 	free(line);

@@ -8,8 +8,9 @@
  * namespace, at the process's first sample, and kept open: it is still
  * read when the process has exited by the time the samples are printed.
  * Like perf, only a regular file owned by root or by the process's user
- * is read, without following a symbolic link, and at most JITMAP_MAX_BYTES
- * of it, JITMAP_MAX_SYMS lines.
+ * is read, and no symbolic link is followed on the way (openat2()), at
+ * most JITMAP_MAX_BYTES of a map and JITMAP_MAX_SYMS lines, and
+ * JITMAP_BUDGET bytes of all the maps read: the rest are not.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -18,24 +19,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/openat2.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "jitmap.h"
 
 #define JITMAP_MAX_BYTES	(64 << 20)
 #define JITMAP_MAX_SYMS		(1 << 20)
+#define JITMAP_BUDGET		(256 << 20)
+
+/* What the maps read so far hold: their text and their symbols */
+static size_t jitmap_held;
 
 struct jitsym {
 	__u64 start, end;
 	const char *name;	/* into buf */
+	size_t line;		/* of the same start, the last line wins */
 };
 
 struct jitmap {
 	char *buf;		/* the file, its lines' ends made NULs */
 	struct jitsym *s;
 	size_t n;
-	char object[64];	/* the path as the process sees it */
+	size_t held;		/* bytes, counted in jitmap_held */
+	char object[64];	/* /tmp/perf-PID.map, PID as perf names it */
 };
 
 /*
@@ -87,11 +96,24 @@ int jitmap_open(pid_t pid)
 	pid_t nspid;
 	int fd;
 
+	struct open_how how = {
+		.flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
+			 O_CLOEXEC,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS |
+			   RESOLVE_NO_MAGICLINKS,
+	};
+	int root;
+
 	if (!proc_status(pid, &nspid, uid))
 		return -1;
-	snprintf(path, sizeof(path), "/proc/%d/root/tmp/perf-%d.map", pid,
-		 nspid);
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	snprintf(path, sizeof(path), "/proc/%d/root", pid);
+	root = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0)
+		return -1;
+	/* No link followed on the way, and ".." stops at the process's root */
+	snprintf(path, sizeof(path), "tmp/perf-%d.map", nspid);
+	fd = syscall(SYS_openat2, root, path, &how, sizeof(how));
+	close(root);
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
@@ -106,7 +128,9 @@ static int cmp_jitsym(const void *a, const void *b)
 {
 	const struct jitsym *x = a, *y = b;
 
-	return (x->start > y->start) - (x->start < y->start);
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return (x->line > y->line) - (x->line < y->line);
 }
 
 /* The line at @p as a symbol in *@s: false if it is not one */
@@ -150,6 +174,8 @@ struct jitmap *jitmap_read(int fd, pid_t pid)
 	if (fstat(fd, &st) || st.st_size <= 0)
 		goto fail;
 	max = st.st_size < JITMAP_MAX_BYTES ? st.st_size : JITMAP_MAX_BYTES;
+	if (max > JITMAP_BUDGET - jitmap_held)
+		goto fail;
 	m->buf = malloc(max + 1);
 	if (!m->buf)
 		goto fail;
@@ -171,16 +197,22 @@ struct jitmap *jitmap_read(int fd, pid_t pid)
 			if (cap == JITMAP_MAX_SYMS)
 				break;
 			cap = cap ? 2 * cap : 256;
+			if (len + cap * sizeof(*ns) > JITMAP_BUDGET - jitmap_held)
+				break;
 			ns = realloc(m->s, cap * sizeof(*ns));
 			if (!ns)
 				goto fail;
 			m->s = ns;
 		}
-		if (parse_line(p, &m->s[m->n]))
+		if (parse_line(p, &m->s[m->n])) {
+			m->s[m->n].line = m->n;
 			m->n++;
+		}
 	}
 	if (!m->n)
 		goto fail;
+	m->held = len + cap * sizeof(*m->s);
+	jitmap_held += m->held;
 	qsort(m->s, m->n, sizeof(*m->s), cmp_jitsym);
 	snprintf(m->object, sizeof(m->object), "/tmp/perf-%d.map", pid);
 	return m;
@@ -228,6 +260,7 @@ void jitmap_free(struct jitmap *m)
 {
 	if (!m)
 		return;
+	jitmap_held -= m->held;
 	free(m->buf);
 	free(m->s);
 	free(m);

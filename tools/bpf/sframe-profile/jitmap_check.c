@@ -2,8 +2,8 @@
 /*
  * jitmap-check: jitmap.c on perf maps that it writes for itself, as
  * /tmp/perf-PID.map: the symbols of a well-formed map and the lines left
- * out of a bad one, the last of overlapping regions, a last line still
- * being written; and the maps not read: a symbolic link, a file of
+ * out of a bad one, the last of overlapping regions, the later of two
+ * at one start, a last line still being written; and the maps not read: a symbolic link, a file of
  * another user (as root).  Prints "ok N: ..." or "FAIL N: ..." per case
  * and exits 1 if one failed.
  */
@@ -63,6 +63,8 @@ int main(void)
 	    "2000 0 empty\n"
 	    "3000 10 two  spaces(int)\n"
 	    "1080 100 py::later:/tmp/x.py\n"
+	    "5000 10 first\n"
+	    "5000 20 regenerated\n"
 	    "ffffffffffffff00 1000 wraps\n"
 	    "4000 10 half-written");
 	fd = jitmap_open(getpid());
@@ -74,6 +76,9 @@ int main(void)
 	expect("of two regions, the last that starts below",
 	       m && names(m, 0x1080, "py::later:/tmp/x.py", 0) &&
 	       names(m, 0x117f, "py::later:/tmp/x.py", 0xff));
+	expect("of two regions at one start, the later line",
+	       m && names(m, 0x5000, "regenerated", 0) &&
+	       names(m, 0x5013, "regenerated", 0x13));
 	expect("no symbol: between, past the end, in an empty region, a line being written",
 	       m && names(m, 0xfff, "", 0) && names(m, 0x1180, "", 0) &&
 	       names(m, 0x2000, "", 0) && names(m, 0x4000, "", 0) &&

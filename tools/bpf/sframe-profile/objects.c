@@ -7,7 +7,9 @@
  * deleted since.  A path, read when the samples are printed, could name
  * another file, or none once the process has exited.  One descriptor per
  * file (device and inode), however many processes map it: at most
- * OBJECTS_MAX, the rest read by path.
+ * OBJECTS_MAX, and half the descriptors that RLIMIT_NOFILE allows, the
+ * rest read by path.  A file is opened for reading only once it is known
+ * to be a regular one (not a device, whose open could act).
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -20,6 +22,9 @@
 #include "objects.h"
 
 #define OBJECTS_MAX	4096
+
+/* OBJECTS_MAX, or half the descriptors allowed if fewer */
+static size_t objects_max = OBJECTS_MAX;
 
 struct object {
 	dev_t dev;
@@ -37,18 +42,20 @@ static size_t nobjects, objects_cap;
  * @end: its end
  *
  * Return: the object (object_fd()), or -1: the process has exited, the
- * range is not a file's mapping, or OBJECTS_MAX files are open.
+ * range is not a regular file's mapping, or the files kept are as many
+ * as allowed.
  */
 int object_open(pid_t pid, __u64 start, __u64 end)
 {
 	char path[96];
 	struct stat st;
 	size_t i;
-	int fd;
+	int fd, ofd;
 
 	snprintf(path, sizeof(path), "/proc/%d/map_files/%llx-%llx", pid,
 		 (unsigned long long)start, (unsigned long long)end);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* Not opened for reading before it is known to be a regular file */
+	fd = open(path, O_PATH | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
@@ -58,8 +65,14 @@ int object_open(pid_t pid, __u64 start, __u64 end)
 			close(fd);
 			return i;
 		}
-	if (nobjects == OBJECTS_MAX)
+	if (nobjects >= objects_max)
 		goto fail;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	ofd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	close(fd);
+	fd = ofd;
+	if (fd < 0)
+		return -1;
 	if (nobjects == objects_cap) {
 		size_t cap = objects_cap ? 2 * objects_cap : 64;
 		struct object *n = realloc(objects, cap * sizeof(*n));
@@ -87,8 +100,13 @@ void objects_raise_limit(void)
 {
 	struct rlimit rl;
 
-	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return;
+	if (rl.rlim_cur < rl.rlim_max) {
 		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
+		if (setrlimit(RLIMIT_NOFILE, &rl))
+			getrlimit(RLIMIT_NOFILE, &rl);
 	}
+	if (rl.rlim_cur / 2 < objects_max)
+		objects_max = rl.rlim_cur / 2;
 }

@@ -273,6 +273,9 @@ struct early {
 
 #define SP_EARLY	256
 
+/* Records read from each ring buffer at a time (consume_rings()) */
+#define SP_CONSUME	4096
+
 static struct early *early;
 static size_t early_next;
 
@@ -646,8 +649,8 @@ static int proc_snap(pid_t pid, const __u64 *ips, unsigned int n)
 	    now() - p->read_at >= SP_MAPS_EVERY)
 		proc_read(p);
 	if (n && p->jit_fd < 0 && p->nsnaps &&
-	    snap_any_anon(&p->snaps[p->nsnaps - 1], ips, n) &&
-	    now() - p->jit_at >= SP_MAPS_EVERY) {
+	    now() - p->jit_at >= SP_MAPS_EVERY &&
+	    snap_any_anon(&p->snaps[p->nsnaps - 1], ips, n)) {
 		p->jit_at = now();
 		p->jit_fd = jitmap_open(pid);
 	}
@@ -676,7 +679,7 @@ static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
 		    sn->len - sn->path[k] < n || memcmp(path, modname, n) ||
 		    (sn->len - sn->path[k] > n && path[n] != '\n'))
 			continue;
-		fd = dup(object_fd(sn->obj[k]));
+		fd = fcntl(object_fd(sn->obj[k]), F_DUPFD_CLOEXEC, 0);
 		if (fd < 0)
 			break;
 		*file_name = strdup(modname);
@@ -819,13 +822,32 @@ static const char *usym(pid_t pid, Dwfl *dwfl, __u64 ip, __u64 *off,
 	if (!*object)
 		*object = "[unknown]";
 	*off = offset;
-	return name;
+	/* Generated code in a file's mapping (a memfd) */
+	return name ?: jit_sym(pid, ip, off, object);
 }
 
 /* ---- output ---- */
 
 /* Where the samples or folded stacks go: standard output, or -o FILE */
 static FILE *out;
+
+/*
+ * @name, which a file or a process chose, to @f: its control characters
+ * as '_', so that it cannot end a line; and in a folded stack (@folded)
+ * ';' as ':', so that it stays one frame
+ */
+static void put_name(FILE *f, const char *name, bool folded)
+{
+	for (; *name; name++) {
+		unsigned char c = *name;
+
+		if (c < 0x20 || c == 0x7f)
+			c = '_';
+		else if (folded && c == ';')
+			c = ':';
+		fputc(c, f);
+	}
+}
 
 /* The samples of @a, each as a block of lines, symbolized once */
 static void print_stack(Dwfl *dwfl, const struct agg *a)
@@ -849,13 +871,16 @@ static void print_stack(Dwfl *dwfl, const struct agg *a)
 	}
 	for (i = 0; i < a->unr; i++) {
 		name = usym(a->pid, dwfl, uips[i], &off, &object);
-		if (name)
-			fprintf(f, "\t%16llx %s+0x%llx (%s)\n",
-				(unsigned long long)uips[i], name,
-				(unsigned long long)off, object);
-		else
-			fprintf(f, "\t%16llx [unknown] (%s)\n",
-				(unsigned long long)uips[i], object);
+		fprintf(f, "\t%16llx ", (unsigned long long)uips[i]);
+		if (name) {
+			put_name(f, name, false);
+			fprintf(f, "+0x%llx", (unsigned long long)off);
+		} else {
+			fputs("[unknown]", f);
+		}
+		fputs(" (", f);
+		put_name(f, object, false);
+		fputs(")\n", f);
 	}
 	fputc('\n', f);
 	if (fclose(f))
@@ -878,10 +903,11 @@ static char *fold_stack(Dwfl *dwfl, const struct agg *a)
 
 	if (!f)
 		die("out of memory");
-	fprintf(f, "%.*s", (int)sizeof(a->comm), a->comm);
+	put_name(f, strndupa(a->comm, sizeof(a->comm)), true);
 	for (j = (int)a->unr - 1; j >= 0; j--) {
 		name = usym(a->pid, dwfl, uips[j], &off, &object);
-		fprintf(f, ";%s", name ? name : "[unknown]");
+		fputc(';', f);
+		put_name(f, name ? name : "[unknown]", true);
 	}
 	for (j = (int)a->knr - 1; j >= 0; j--) {
 		name = ksym(a->ips[j], &off);
@@ -1124,14 +1150,18 @@ static int consume_rings(struct ring_buffer *rb)
 {
 	int n, err;
 
-	n = ring__consume(ring_buffer__ring(rb, 0));
+	/*
+	 * At most SP_CONSUME samples, then as many stacks: samples that come
+	 * faster than they are read do not keep the stacks from being read
+	 */
+	n = ring__consume_n(ring_buffer__ring(rb, 0), SP_CONSUME);
 	if (n < 0)
 		return n;
-	err = ring__consume(ring_buffer__ring(rb, 1));
+	err = ring__consume_n(ring_buffer__ring(rb, 1), SP_CONSUME);
 	return err < 0 ? err : n + err;
 }
 
-/* Wait at most @timeout_ms for records, and read them (consume_rings()) */
+/* Wait at most @timeout_ms for records, and read some (consume_rings()) */
 static int poll_rings(struct ring_buffer *rb, int timeout_ms)
 {
 	struct epoll_event ev[2];
@@ -1377,7 +1407,9 @@ int main(int argc, char **argv)
 	}
 	for (c = 0; c < libbpf_num_possible_cpus(); c++)
 		bpf_link__destroy(links[c]);
-	c = consume_rings(rb);
+	do
+		c = consume_rings(rb);
+	while (c > 0);
 	if (c < 0)
 		die("reading the ring buffers: %s", strerror(-c));
 	/*
@@ -1409,9 +1441,9 @@ int main(int argc, char **argv)
 			 deferred ? "user stacks deferred" :
 			 "user stacks in the event");
 		c = flamegraph_write(fg, fs, nfs, title, assets_dir());
-		if (c == -ENOENT)
-			die("%s: no d3-flame-graph files in %s (SFRAME_PROFILE_ASSETS)",
-			    fg_path, assets_dir());
+		if (c == -ENOENT || c == -EINVAL)
+			die("%s: %s d3-flame-graph files in %s (SFRAME_PROFILE_ASSETS)",
+			    fg_path, c == -ENOENT ? "no" : "bad", assets_dir());
 		if (c || fclose(fg))
 			die("writing %s: %s", fg_path,
 			    strerror(c ? -c : errno));

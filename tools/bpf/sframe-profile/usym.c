@@ -13,8 +13,8 @@
  * those whose range holds the address (start <= addr < start + size),
  * the global ones (those from the table's first global on) first, the
  * local ones only if no global one holds it; among them the one that
- * starts last, then the strongest binding (global, weak, local), then
- * the first in the table.  Where libdwfl may choose otherwise, the
+ * starts last, then the strongest binding (global, weak, local), then the
+ * smallest, then the first in the table.  Where libdwfl may choose otherwise, the
  * address goes to dwfl_module_addrinfo() itself: when a symbol that
  * starts earlier holds it too (nested symbols, where libdwfl prefers a
  * stronger binding), when no sized symbol holds it (libdwfl then takes
@@ -57,6 +57,7 @@ struct usym_table {
 	GElf_Addr *labels;		/* the starts of global labels, sorted */
 	size_t nlabels;
 	struct usym_asked asked[USYM_ASKED];	/* by address */
+	bool ask_all;			/* every lookup is libdwfl's */
 };
 
 enum { USYM_NONE, USYM_FOUND, USYM_ASK };
@@ -129,13 +130,14 @@ static struct usym_table *table_build(Dwfl_Module *mod)
 	struct usym_table *t;
 	int ndx, k;
 
-	if (nsyms <= 0)
-		return NULL;
-	if (first_global < 0)
-		first_global = 0;
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
+	/* Which symbols are global is not known: libdwfl's own lookup */
+	if (nsyms <= 0 || first_global < 0) {
+		t->ask_all = true;
+		return t;
+	}
 	for (ndx = 0; ndx < nsyms; ndx++) {
 		struct usym s = { .ndx = ndx };
 		GElf_Word shndx;
@@ -145,9 +147,10 @@ static struct usym_table *table_build(Dwfl_Module *mod)
 
 		name = dwfl_module_getsym_info(mod, ndx, &sym, &s.start, &shndx,
 					       NULL, NULL);
+		if (!name || !name[0] || sym.st_shndx == SHN_UNDEF)
+			continue;
 		type = GELF_ST_TYPE(sym.st_info);
-		if (!name || !name[0] || sym.st_shndx == SHN_UNDEF ||
-		    type == STT_SECTION || type == STT_FILE || type == STT_TLS)
+		if (type == STT_SECTION || type == STT_FILE || type == STT_TLS)
 			continue;
 		s.name = name;
 		s.bind = bind_value(&sym);
@@ -223,9 +226,14 @@ static int part_lookup(const struct usym_part *p, GElf_Addr addr,
 	/* One that starts earlier reaches @addr: nested symbols */
 	if (p->before[first] > addr)
 		return USYM_ASK;
-	for (i = first; i < lo; i++)
-		if (addr < p->s[i].end && (!best || p->s[i].bind > best->bind))
-			best = &p->s[i];
+	for (i = first; i < lo; i++) {
+		const struct usym *c = &p->s[i];
+
+		if (addr < c->end && (!best || c->bind > best->bind ||
+				      (c->bind == best->bind &&
+				       c->end < best->end)))
+			best = c;
+	}
 	if (!best)
 		return USYM_NONE;
 	*found = best;
@@ -260,7 +268,8 @@ const char *usym_lookup(Dwfl_Module *mod, GElf_Addr addr, GElf_Off *off)
 			goto ask;
 		*ud = t;
 	}
-	ret = t->part[0].n ? part_lookup(&t->part[0], addr, &s) : USYM_NONE;
+	ret = t->ask_all ? USYM_ASK :
+	      t->part[0].n ? part_lookup(&t->part[0], addr, &s) : USYM_NONE;
 	if (ret == USYM_NONE &&
 	    !bsearch(&addr, t->labels, t->nlabels, sizeof(addr), cmp_addr))
 		ret = t->part[1].n ? part_lookup(&t->part[1], addr, &s) :
