@@ -4,7 +4,7 @@
 # guest.sh OUT [PART]: in the debug VM, profile sframe_bpf_deep (the deep
 # no-frame-pointer chain of the sframe_bpf kselftests) with BPF clients:
 # sframe-profile deferred, in the event and folded (with its flame
-# graph page), of a command it
+# graph page and pprof profile), of a command it
 # starts or its shell forks, system-wide (-a) and by PID (-p: in a
 # mount namespace of its own), stopped by SIGINT; Debian's python3 -X perf (Python frames from its perf
 # map); Debian's bpftrace
@@ -31,7 +31,8 @@ if [ "$part" != others ] && [ -x "$prof" ]; then
 	stamp in-event
 	"$prof" --in-event -F 1000 -- "$deep" $secs >"$out/bpf-in-event.txt" 2>"$out/bpf-in-event.err"
 	stamp folded
-	"$prof" --deferred --folded -F 1000 --flamegraph "$out/bpf-folded.html" -- "$deep" $secs \
+	"$prof" --deferred --folded -F 1000 --flamegraph "$out/bpf-folded.html" \
+		--pprof "$out/bpf-folded.pb.gz" -- "$deep" $secs \
 		>"$out/bpf-folded.txt" 2>"$out/bpf-folded.err"
 	"$prof" --help >"$out/bpf-help.txt" 2>&1
 	# A process that sframe-profile did not start: system-wide (-a) for

@@ -231,6 +231,25 @@ else
 	tap FAIL "$desc: names to escape: $(tail -n1 <<<"$r") (build/vm/flamegraph-names.html)"
 	head -n-1 <<<"$r"
 fi
+# Its pprof profile, read by another reader (pprof-format): the folded
+# run's stacks; and one of made-up stacks, from pprof-folded
+desc="bpf: sframe-profile --pprof, read by pprof-format"
+if r=$("$REPO/devtools/bpf/pprof-check.sh" "$out/bpf-folded.txt" "$out/bpf-folded.pb.gz" 1000 2>&1); then
+	tap OK "$desc: $(tail -n1 <<<"$r") (the folded run)"
+else
+	tap FAIL "$desc: $(tail -n1 <<<"$r") (build/vm/bpf-folded.pb.gz)"
+	head -n-1 <<<"$r"
+fi
+r="pprof-folded failed"
+if "$REPO/devtools/chroot.sh" -- "$REPO/build/bpf/pprof-folded" 99 \
+	<"$out/flamegraph-names.folded" >"$out/flamegraph-names.pb.gz" &&
+   r=$("$REPO/devtools/bpf/pprof-check.sh" "$out/flamegraph-names.folded" \
+	"$out/flamegraph-names.pb.gz" 99 2>&1); then
+	tap OK "$desc: names to escape: $(tail -n1 <<<"$r")"
+else
+	tap FAIL "$desc: names to escape: $(tail -n1 <<<"$r") (build/vm/flamegraph-names.pb.gz)"
+	head -n-1 <<<"$r"
+fi
 # Python's frames, from its perf map (python3 -X perf), and jitmap.c on
 # maps made up on the host
 desc="bpf: sframe-profile, Debian's python3 -X perf"

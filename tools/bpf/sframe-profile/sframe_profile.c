@@ -40,6 +40,7 @@
 #include "flamegraph.h"
 #include "jitmap.h"
 #include "objects.h"
+#include "pprof.h"
 #include "usym.h"
 
 #define SP_VERSION	"1.1"
@@ -90,6 +91,8 @@ static const char usage[] =
 "  -f, --folded      print folded stacks (comm;outermost;...;innermost\n"
 "                    COUNT) for flame graphs instead of samples\n"
 "  -o FILE           write the output to FILE\n"
+"  --pprof FILE      also write the stacks to FILE as a pprof profile\n"
+"                    (gzipped protobuf: go tool pprof, Pyroscope, Parca)\n"
 "  --flamegraph FILE also write a flame graph of the stacks to FILE, an\n"
 "                    HTML page drawn by d3-flame-graph (its files from\n"
 "                    SFRAME_PROFILE_ASSETS, or where the build put them)\n"
@@ -961,6 +964,60 @@ static void free_folded(struct folded *f, size_t n)
 }
 
 /*
+ * The stacks as a pprof profile to @fd (pprof.c): each frame with its
+ * address, the file it is in and its symbol, the leaf first
+ */
+static int write_pprof(int fd, int hz, __s64 time_ns, __s64 duration_ns)
+{
+	struct pp_stack *st = calloc(naggs + 1, sizeof(*st));
+	struct pp_frame *fr;
+	const char *name;
+	size_t i;
+	__u64 off;
+	__u32 k;
+	int err;
+
+	if (!st)
+		die("out of memory");
+	for (i = 0; i < naggs; i++) {
+		const struct agg *a = aggs[i];
+		Dwfl *dwfl = proc_dwfl(a->pid, a->snap);
+
+		fr = calloc(a->knr + a->unr + 1, sizeof(*fr));
+		if (!fr)
+			die("out of memory");
+		for (k = 0; k < a->knr; k++) {
+			name = ksym(a->ips[k], &off);
+			fr[k].name = name ? name : "[unknown]";
+			fr[k].object = "[kernel.kallsyms]";
+			fr[k].addr = a->ips[k];
+		}
+		for (k = 0; k < a->unr; k++) {
+			struct pp_frame *f = &fr[a->knr + k];
+
+			name = usym(a->pid, dwfl, a->ips[a->knr + k], &off,
+				    &f->object);
+			f->name = name ? name : "[unknown]";
+			f->addr = a->ips[a->knr + k];
+		}
+		st[i].comm = strndup(a->comm, sizeof(a->comm));
+		if (!st[i].comm)
+			die("out of memory");
+		st[i].pid = a->pid;
+		st[i].count = a->count;
+		st[i].frames = fr;
+		st[i].nframes = a->knr + a->unr;
+	}
+	err = pprof_write(fd, st, naggs, hz, time_ns, duration_ns);
+	for (i = 0; i < naggs; i++) {
+		free((void *)st[i].comm);
+		free((void *)st[i].frames);
+	}
+	free(st);
+	return err;
+}
+
+/*
  * Where d3's and d3-flame-graph's files are: SFRAME_PROFILE_ASSETS, or
  * where the build put them
  */
@@ -1181,6 +1238,7 @@ int main(int argc, char **argv)
 		{ "in-event", no_argument, NULL, 'e' },
 		{ "folded", no_argument, NULL, 'f' },
 		{ "flamegraph", required_argument, NULL, 'G' },
+		{ "pprof", required_argument, NULL, 'P' },
 		{ "stack-storage-size", required_argument, NULL, 'S' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -1188,7 +1246,10 @@ int main(int argc, char **argv)
 	};
 	bool deferred = true, folded = false, all = false;
 	bool user = true, kernel = true;
-	const char *output = NULL, *fg_path = NULL;
+	const char *output = NULL, *fg_path = NULL, *pp_path = NULL;
+	struct timespec t_start = { 0 };
+	double started = 0;
+	int pp_fd = -1;
 	struct folded *fs = NULL;
 	size_t nfs = 0;
 	FILE *fg = NULL;
@@ -1253,6 +1314,9 @@ int main(int argc, char **argv)
 		case 'G':
 			fg_path = optarg;
 			break;
+		case 'P':
+			pp_path = optarg;
+			break;
 		case 'S': {
 			char *e;
 			long v;
@@ -1310,6 +1374,12 @@ int main(int argc, char **argv)
 		fg = fopen(fg_path, "we");
 		if (!fg)
 			die("%s: %s", fg_path, strerror(errno));
+	}
+	if (pp_path) {
+		pp_fd = open(pp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			     0644);
+		if (pp_fd < 0)
+			die("%s: %s", pp_path, strerror(errno));
 	}
 
 	skel = sframe_profile__open();
@@ -1381,6 +1451,8 @@ int main(int argc, char **argv)
 			die("starting %s: %s", argv[optind], strerror(errno));
 		close(go[1]);
 	}
+	clock_gettime(CLOCK_REALTIME, &t_start);
+	started = now();
 	if (duration)
 		end = now() + duration;
 	for (;;) {
@@ -1449,6 +1521,13 @@ int main(int argc, char **argv)
 			    strerror(c ? -c : errno));
 	}
 	free_folded(fs, nfs);
+	if (pp_fd >= 0) {
+		c = write_pprof(pp_fd, hz, t_start.tv_sec * 1000000000LL +
+				t_start.tv_nsec,
+				(__s64)((now() - started) * 1e9));
+		if (c || close(pp_fd))
+			die("writing %s: %s", pp_path, strerror(c ? -c : errno));
+	}
 	fprintf(stderr,
 		"sframe-profile: %zu samples (%s) of %zu processes, %zu with a user stack, %zu without, %zu distinct stacks; %llu samples and %llu stacks lost (ring buffer full); %s",
 		nsamples, !user ? "kernel stacks only" : deferred ?
