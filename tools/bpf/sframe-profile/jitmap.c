@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "jitmap.h"
+#include "search.h"
 
 #define JITMAP_MAX_BYTES	(64 << 20)
 #define JITMAP_MAX_SYMS		(1 << 20)
@@ -236,19 +237,11 @@ fail:
 const char *jitmap_lookup(const struct jitmap *m, __u64 addr,
 			  __u64 *off, const char **object)
 {
-	size_t lo = 0, hi;
+	size_t lo;
 
 	if (!m)
 		return NULL;
-	hi = m->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (m->s[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = count_le(m->s, m->n, start, addr);
 	if (!lo || addr >= m->s[lo - 1].end)
 		return NULL;
 	*off = addr - m->s[lo - 1].start;

@@ -41,6 +41,7 @@
 #include "jitmap.h"
 #include "objects.h"
 #include "pprof.h"
+#include "search.h"
 #include "usym.h"
 
 #define SP_VERSION	"1.1"
@@ -768,16 +769,8 @@ static void ksyms_load(void)
 
 static const char *ksym(__u64 ip, __u64 *off)
 {
-	size_t lo = 0, hi = nksyms;
+	size_t lo = count_le(ksyms, nksyms, addr, ip);
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (ksyms[mid].addr <= ip)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (!lo)
 		return NULL;
 	*off = ip - ksyms[lo - 1].addr;

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "search.h"
 #include "usym.h"
 
 /* A considered symbol: where it starts and ends, its name and binding */
@@ -206,17 +207,9 @@ fail:
 static int part_lookup(const struct usym_part *p, GElf_Addr addr,
 		       const struct usym **found)
 {
-	size_t lo = 0, hi = p->n, first, i;
+	size_t lo = count_le(p->s, p->n, start, addr), first, i;
 	const struct usym *best = NULL;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (p->s[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (!lo)
 		return USYM_NONE;
 	/* The symbols that start last, at or below @addr */
