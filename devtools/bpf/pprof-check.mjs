@@ -7,7 +7,9 @@
 // with a message on stderr if the profile is not what sframe-profile
 // writes: sample types samples/count and cpu/nanoseconds, the period
 // 1e9/HZ ns of cpu/nanoseconds, each sample's CPU time its count times
-// the period, a pid and a comm label, a function for each location.
+// the period, a pid and a comm label, a function for each location; the
+// string table's first string empty, ids nonzero and each once, each
+// location's mapping there.
 // Names are folded as sframe-profile folds them.
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
@@ -18,6 +20,22 @@ const { Profile } = await import(pathToFileURL(`${dir}/dist/esm/index.js`).href)
 const p = Profile.decode(gunzipSync(readFileSync(file)));
 const str = (i) => p.stringTable.strings[Number(i)];
 const fail = (m) => { console.error(`pprof-check: ${m}`); process.exit(1); };
+if (p.stringTable.strings[0] !== "") fail("string_table[0] is not empty");
+// Ids: nonzero, each once; what a location names exists
+const ids = (what, list) => {
+	const m = new Map();
+	for (const x of list) {
+		const id = BigInt(x.id);
+		if (id === 0n || m.has(id)) fail(`${what} id ${id}`);
+		m.set(id, x);
+	}
+	return m;
+};
+const maps = ids("mapping", p.mapping);
+ids("function", p.function);
+for (const l of p.location)
+	if (!maps.has(BigInt(l.mappingId))) fail(`location ${l.id}: mapping ${l.mappingId}`);
+if (!p.periodType) fail("no period type");
 const types = p.sampleType.map((t) => `${str(t.type)}/${str(t.unit)}`).join(",");
 if (types !== "samples/count,cpu/nanoseconds") fail(`sample types ${types}`);
 const period = BigInt(Math.trunc(1e9 / Number(hz)));
@@ -29,7 +47,7 @@ if (BigInt(p.period) !== period ||
 const fold = (s) => s.replace(/;/g, ":").replace(/[\x00-\x1f\x7f]/g, "_");
 const fn = new Map(p.function.map((f) => [BigInt(f.id),
 	fold(str(f.name)) + (str(f.filename) === "[kernel.kallsyms]" ? "_[k]" : "")]));
-const loc = new Map(p.location.map((l) => [BigInt(l.id), l]));
+const loc = ids("location", p.location);
 const out = new Map();
 for (const s of p.sample) {
 	const v = s.value.map(BigInt);

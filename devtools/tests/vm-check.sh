@@ -232,7 +232,8 @@ else
 	head -n-1 <<<"$r"
 fi
 # Its pprof profile, read by another reader (pprof-format): the folded
-# run's stacks; and one of made-up stacks, from pprof-folded
+# run's stacks; and one of made-up stacks, from pprof-folded (kernel
+# frames, UTF-8, an empty comm, an empty frame)
 desc="bpf: sframe-profile --pprof, read by pprof-format"
 if r=$("$REPO/devtools/bpf/pprof-check.sh" "$out/bpf-folded.txt" "$out/bpf-folded.pb.gz" 1000 2>&1); then
 	tap OK "$desc: $(tail -n1 <<<"$r") (the folded run)"
@@ -241,13 +242,17 @@ else
 	head -n-1 <<<"$r"
 fi
 r="pprof-folded failed"
+{ cat "$out/flamegraph-names.folded"
+  printf '%s\n' 'prog;main;schedule_[k];__schedule_[k] 3' 'prog;main;a:b 1' \
+	'prog;main;naïve 2' ';main;f 4' 'prog;;empty 1'
+} >"$out/pprof-names.folded"
 if "$REPO/devtools/chroot.sh" -- "$REPO/build/bpf/pprof-folded" 99 \
-	<"$out/flamegraph-names.folded" >"$out/flamegraph-names.pb.gz" &&
-   r=$("$REPO/devtools/bpf/pprof-check.sh" "$out/flamegraph-names.folded" \
-	"$out/flamegraph-names.pb.gz" 99 2>&1); then
+	<"$out/pprof-names.folded" >"$out/pprof-names.pb.gz" &&
+   r=$("$REPO/devtools/bpf/pprof-check.sh" "$out/pprof-names.folded" \
+	"$out/pprof-names.pb.gz" 99 2>&1); then
 	tap OK "$desc: names to escape: $(tail -n1 <<<"$r")"
 else
-	tap FAIL "$desc: names to escape: $(tail -n1 <<<"$r") (build/vm/flamegraph-names.pb.gz)"
+	tap FAIL "$desc: names to escape: $(tail -n1 <<<"$r") (build/vm/pprof-names.pb.gz)"
 	head -n-1 <<<"$r"
 fi
 # Python's frames, from its perf map (python3 -X perf), and jitmap.c on

@@ -19,6 +19,7 @@
 
 #include "pprof.h"
 #include "profile.pb-c.h"
+#include "utf8.h"
 
 /* The ids of keys (byte strings), by open addressing: id 0 is none */
 struct pp_ids {
@@ -117,16 +118,37 @@ struct pp {
 	size_t fns_cap, maps_cap, locs_cap, samples_cap;
 };
 
-/* The string table index of @s: -1 without memory */
+/*
+ * The string table index of @s, its bytes that are not UTF-8 as '?'
+ * (utf8.h), as sframe-profile prints names: -1 without memory
+ */
 static __s64 pp_str(struct pp *pp, const char *s)
 {
-	size_t len = strlen(s);
+	size_t len = strlen(s), i, n;
 	bool added;
 	__u64 id;
 	char *c;
 
 	if (!len)
 		return 0;
+	for (i = 0; i < len; i += n ? n : 1) {
+		n = utf8_char((const unsigned char *)s + i);
+		if (!n)
+			break;
+	}
+	if (i < len) {
+		c = strdup(s);
+		if (!c)
+			return -1;
+		for (i = 0; i < len; i += n ? n : 1) {
+			n = utf8_char((unsigned char *)c + i);
+			if (!n)
+				c[i] = '?';
+		}
+		id = pp_str(pp, c);
+		free(c);
+		return id;
+	}
 	id = pp_id(&pp->str, s, len, &added);
 	if (!id)
 		return -1;
@@ -343,7 +365,7 @@ int pprof_write(int fd, const struct pp_stack *st, size_t n, int hz,
 	struct pp pp = { 0 };
 	__s64 period = hz > 0 ? 1000000000LL / hz : 0;
 	Pprof__Sample *s;
-	size_t i, len;
+	size_t i, len, chunk;
 	int err = -ENOMEM;
 	__u8 *buf = NULL;
 	gzFile gz;
@@ -401,9 +423,12 @@ int pprof_write(int fd, const struct pp_stack *st, size_t n, int hz,
 		close(gfd);
 		goto out;
 	}
-	if (len && gzwrite(gz, buf, len) != (int)len) {
-		gzclose(gz);
-		goto out;
+	for (i = 0; i < len; i += chunk) {
+		chunk = len - i < (1U << 30) ? len - i : (1U << 30);
+		if (gzwrite(gz, buf + i, chunk) != (int)chunk) {
+			gzclose(gz);
+			goto out;
+		}
 	}
 	if (gzclose(gz) == Z_OK)
 		err = 0;

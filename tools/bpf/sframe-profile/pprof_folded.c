@@ -32,7 +32,7 @@ int main(int argc, char **argv)
 {
 	size_t n = 0, cap = 0, bad = 0, len = 0, k, nf;
 	struct pp_stack *st = NULL;
-	char *line = NULL, *sp, *end, *p, *save;
+	char *line = NULL, *sp, *end, *p, *save, *copy;
 	struct pp_frame *fr;
 	unsigned long count;
 	ssize_t got;
@@ -49,8 +49,8 @@ int main(int argc, char **argv)
 			line[--got] = 0;
 		sp = strrchr(line, ' ');
 		errno = 0;
-		count = sp && sp != line ? strtoul(sp + 1, &end, 10) : 0;
-		if (!sp || sp == line || errno || end == sp + 1 || *end) {
+		count = sp && sp[1] != '-' ? strtoul(sp + 1, &end, 10) : 0;
+		if (!sp || sp[1] == '-' || errno || end == sp + 1 || *end) {
 			bad++;
 			continue;
 		}
@@ -60,17 +60,18 @@ int main(int argc, char **argv)
 			st = xrealloc(st, cap * sizeof(*st));
 		}
 		/* comm, then the frames outermost first: reversed below */
-		p = strtok_r(strdup(line), ";", &save);
-		if (!p) {
-			bad++;
-			continue;
+		copy = strdup(line);
+		if (!copy) {
+			fputs("pprof-folded: out of memory\n", stderr);
+			return 1;
 		}
-		st[n].comm = p;
+		save = copy;
+		st[n].comm = strsep(&save, ";");
 		st[n].pid = 0;
 		st[n].count = count;
 		fr = NULL;
 		nf = 0;
-		while ((p = strtok_r(NULL, ";", &save))) {
+		while ((p = strsep(&save, ";"))) {
 			fr = xrealloc(fr, (nf + 1) * sizeof(*fr));
 			k = strlen(p);
 			fr[nf].object = "";
@@ -95,7 +96,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pprof-folded: %zu lines left out\n", bad);
 	err = pprof_write(STDOUT_FILENO, st, n, hz, 0, 0);
 	while (n--) {
-		free((void *)st[n].comm);	/* the line's copy */
+		free((void *)st[n].comm);	/* the line's copy, from its start */
 		free((void *)st[n].frames);
 	}
 	free(st);

@@ -42,6 +42,7 @@
 #include "objects.h"
 #include "pprof.h"
 #include "search.h"
+#include "utf8.h"
 #include "usym.h"
 
 #define SP_VERSION	"1.1"
@@ -829,19 +830,31 @@ static FILE *out;
 
 /*
  * @name, which a file or a process chose, to @f: its control characters
- * as '_', so that it cannot end a line; and in a folded stack (@folded)
- * ';' as ':', so that it stays one frame
+ * as '_', so that it cannot end a line, bytes that are not UTF-8 as '?'
+ * (utf8.h); and in a folded stack (@folded) ';' as ':', so that it stays
+ * one frame
  */
 static void put_name(FILE *f, const char *name, bool folded)
 {
-	for (; *name; name++) {
-		unsigned char c = *name;
+	const unsigned char *s = (const unsigned char *)name;
+	size_t n;
 
-		if (c < 0x20 || c == 0x7f)
-			c = '_';
-		else if (folded && c == ';')
-			c = ':';
-		fputc(c, f);
+	while (*s) {
+		n = utf8_char(s);
+		if (n > 1) {
+			fwrite(s, 1, n, f);
+			s += n;
+			continue;
+		}
+		if (!n)
+			fputc('?', f);
+		else if (*s < 0x20 || *s == 0x7f)
+			fputc('_', f);
+		else if (folded && *s == ';')
+			fputc(':', f);
+		else
+			fputc(*s, f);
+		s++;
 	}
 }
 
@@ -1241,7 +1254,7 @@ int main(int argc, char **argv)
 	bool user = true, kernel = true;
 	const char *output = NULL, *fg_path = NULL, *pp_path = NULL;
 	struct timespec t_start = { 0 };
-	double started = 0;
+	double started = 0, stopped = 0;
 	int pp_fd = -1;
 	struct folded *fs = NULL;
 	size_t nfs = 0;
@@ -1470,6 +1483,7 @@ int main(int argc, char **argv)
 		if (c < 0 && c != -EINTR)
 			die("reading the ring buffers: %s", strerror(-c));
 	}
+	stopped = now();
 	for (c = 0; c < libbpf_num_possible_cpus(); c++)
 		bpf_link__destroy(links[c]);
 	do
@@ -1517,7 +1531,7 @@ int main(int argc, char **argv)
 	if (pp_fd >= 0) {
 		c = write_pprof(pp_fd, hz, t_start.tv_sec * 1000000000LL +
 				t_start.tv_nsec,
-				(__s64)((now() - started) * 1e9));
+				(__s64)((stopped - started) * 1e9));
 		if (c || close(pp_fd))
 			die("writing %s: %s", pp_path, strerror(c ? -c : errno));
 	}
