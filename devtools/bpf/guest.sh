@@ -35,9 +35,10 @@ if [ "$part" != others ] && [ -x "$prof" ]; then
 		--pprof "$out/bpf-folded.pb.gz" -- "$deep" $secs \
 		>"$out/bpf-folded.txt" 2>"$out/bpf-folded.err"
 	"$prof" --help >"$out/bpf-help.txt" 2>&1
-	# A process that sframe-profile did not start: system-wide (-a) for
-	# -d seconds, folded; by PID (-p) in the event, until SIGINT, sent
-	# once it says that it samples, when it prints what it has. The
+	# A process that sframe-profile did not start, deferred and in the
+	# event: system-wide (-a) for -d seconds, folded; by PID (-p), until
+	# SIGINT, sent once it says that it samples, when it prints what it
+	# has. The
 	# program spins until it is killed after the profiler has printed
 	# (at most $spin seconds), however long that takes to start under
 	# TCG: -a samples it for all of its -d seconds. Both symbolize from
@@ -46,8 +47,11 @@ if [ "$part" != others ] && [ -x "$prof" ]; then
 	stamp all
 	"$deep" $spin >/dev/null &
 	pid=$!
-	"$prof" --deferred -a -d $secs --folded >"$out/bpf-all.all" 2>"$out/bpf-all.err"
+	"$prof" --deferred -a -d 5 --folded >"$out/bpf-all.all" 2>"$out/bpf-all.err"
 	grep '^sframe_bpf_deep;' "$out/bpf-all.all" >"$out/bpf-all.txt"
+	stamp all-event
+	"$prof" --in-event -a -d 5 --folded >"$out/bpf-all-event.all" 2>"$out/bpf-all-event.err"
+	grep '^sframe_bpf_deep;' "$out/bpf-all-event.all" >"$out/bpf-all-event.txt"
 	kill $pid
 	wait $pid
 	# By PID, a program in a mount namespace of its own, run from a
@@ -65,16 +69,20 @@ if [ "$part" != others ] && [ -x "$prof" ]; then
 	      [ $i -lt 600 ]; do
 		sleep 0.1; i=$((i + 1))
 	done
-	"$prof" --in-event -p $pid >"$out/bpf-pid.txt" 2>"$out/bpf-pid.err" &
-	prof_pid=$!
-	i=0
-	while ! grep -q "sampling" "$out/bpf-pid.err" && [ $i -lt 600 ]; do
-		sleep 0.1; i=$((i + 1))
+	for mode in in-event deferred; do
+		f=pid
+		[ $mode = deferred ] && f=pid-defer
+		"$prof" --$mode -p $pid >"$out/bpf-$f.txt" 2>"$out/bpf-$f.err" &
+		prof_pid=$!
+		i=0
+		while ! grep -q "sampling" "$out/bpf-$f.err" && [ $i -lt 600 ]; do
+			sleep 0.1; i=$((i + 1))
+		done
+		sleep $secs
+		kill -INT $prof_pid
+		wait $prof_pid
+		echo "exit status $?" >>"$out/bpf-$f.err"
 	done
-	sleep $secs
-	kill -INT $prof_pid
-	wait $prof_pid
-	echo "exit status $?" >>"$out/bpf-pid.err"
 	kill $pid
 	wait $pid
 	rm -rf $ns

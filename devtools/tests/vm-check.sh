@@ -129,8 +129,10 @@ echo "# the chains and BPF tracks side by side: $(cat "$out/tracks.time" 2>/dev/
 for c in "deferred script sframe-profile --deferred" \
 	 "in-event script sframe-profile --in-event" \
 	 "folded folded sframe-profile --deferred --folded" \
-	 "all folded sframe-profile --deferred -a -d 3 --folded, a process it did not start" \
+	 "all folded sframe-profile --deferred -a -d 5 --folded, a process it did not start" \
+	 "all-event folded sframe-profile --in-event -a -d 5 --folded, a process it did not start" \
 	 "pid script sframe-profile --in-event -p PID, stopped by SIGINT, of a program in another mount namespace whose path outside holds another file" \
+	 "pid-defer script sframe-profile --deferred -p PID, stopped by SIGINT, the same program" \
 	 "fork script sframe-profile --in-event -o FILE -- sh -c 'PROG; echo forked-done', a child of the command" \
 	 "bpftrace bpftrace bpftrace ustack" \
 	 "profile-libbpf folded profile-libbpf (stack map)"; do
@@ -147,7 +149,7 @@ for c in "deferred script sframe-profile --deferred" \
 		head -n-1 <<<"$r"
 	fi
 done
-for f in deferred in-event all pid fork python; do
+for f in deferred in-event all all-event pid pid-defer fork python; do
 	[ -s "$out/bpf-$f.err" ] && sed 's/^/# /' "$out/bpf-$f.err"
 done
 if grep -qx "exit status 0" "$out/bpf-pid.err" 2>/dev/null &&
@@ -158,7 +160,7 @@ else
 fi
 # Only what was asked for is sampled: -p PID one process, the command
 # the shell and its child
-for c in "pid 1" "fork 2"; do
+for c in "pid 1" "pid-defer 1" "fork 2"; do
 	set -- $c
 	if grep -q " of $2 processes," "$out/bpf-$1.err" 2>/dev/null; then
 		tap OK "bpf: sframe-profile, $1: samples of $2 processes"
@@ -166,10 +168,11 @@ for c in "pid 1" "fork 2"; do
 		tap FAIL "bpf: sframe-profile, $1: not $2 processes: $(grep -o 'of [0-9]* processes' "$out/bpf-$1.err" 2>/dev/null) (build/vm/bpf-$1.err)"
 	fi
 done
-if [ -s "$out/bpf-all.all" ] && ! grep -q '^sframe-profile;' "$out/bpf-all.all"; then
+if [ -s "$out/bpf-all.all" ] && [ -s "$out/bpf-all-event.all" ] &&
+   ! grep -q '^sframe-profile;' "$out/bpf-all.all" "$out/bpf-all-event.all"; then
 	tap OK "bpf: sframe-profile -a leaves itself out"
 else
-	tap FAIL "bpf: sframe-profile -a: no samples, or samples of itself (build/vm/bpf-all.all)"
+	tap FAIL "bpf: sframe-profile -a: no samples, or samples of itself (build/vm/bpf-all.all, bpf-all-event.all)"
 fi
 # Kernel threads are sampled with -a, but not asked for a user stack:
 # no request fails with EINVAL. (A process that execs while it is
