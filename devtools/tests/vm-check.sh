@@ -285,9 +285,10 @@ while IFS= read -r l; do
 	case $l in
 	"#"*) echo "$l" ;;
 	*/libc.so.6:*)
-		read -r n a < <(sed -n 's/.*: \([0-9]*\) addresses, \([0-9]*\) asked .*/\1 \2/p' <<<"$l")
+		# (not n: tap's count)
+		read -r addrs asked < <(sed -n 's/.*: \([0-9]*\) addresses, \([0-9]*\) asked .*/\1 \2/p' <<<"$l")
 		case $l in
-		*" 0 differ "*) [ "${n:-0}" -gt 0 ] && [ $((4 * ${a:-0})) -lt "$n" ] ;;
+		*" 0 differ "*) [ "${addrs:-0}" -gt 0 ] && [ $((4 * ${asked:-0})) -lt "$addrs" ] ;;
 		*) false ;;
 		esac && tap OK "bpf: sframe-profile's symbols are libdwfl's: $l" ||
 			tap FAIL "bpf: sframe-profile's symbols are libdwfl's (at most a quarter asked): $l" ;;
