@@ -98,11 +98,16 @@ if [ "$part" != others ] && [ -x "$prof" ]; then
 		>"$out/bpf-fork.stdout" 2>"$out/bpf-fork.err"
 	# Code that the process generates: Debian's python3 -X perf, whose
 	# trampolines the perf map names py::FUNC:FILE, between the
-	# interpreter's frames (kept with frame pointers)
+	# interpreter's frames.  Debian builds the interpreter without frame
+	# pointers and without .sframe: under sframe-run, its frames unwind
+	# through the SFrame generated from its .eh_frame, the trampolines'
+	# (which keep a frame pointer) through their frame pointer.
 	if command -v python3 >/dev/null; then
 		stamp python
-		"$prof" --deferred -F 1000 -o "$out/bpf-python.txt" -- python3 -X perf \
-			"$repo/devtools/bpf/py-spin.py" $secs >/dev/null 2>"$out/bpf-python.err"
+		SFRAME_GEN_CACHE=/tmp/sframe-gen-cache-py "$prof" --deferred -F 1000 \
+			-o "$out/bpf-python.txt" -- "$repo/build/sframe/sframe-run" \
+			python3 -X perf "$repo/devtools/bpf/py-spin.py" $secs \
+			>/dev/null 2>"$out/bpf-python.err"
 	fi
 	stamp done
 fi
