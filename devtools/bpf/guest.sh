@@ -102,11 +102,16 @@ if [ "$part" != others ] && [ -x "$prof" ]; then
 	# pointers and without .sframe: under sframe-run, its frames unwind
 	# through the SFrame generated from its .eh_frame, the trampolines'
 	# (which keep a frame pointer) through their frame pointer.
+	# The sections are generated first, by a run not sampled: sampled,
+	# sframe-gen's distinct stacks could fill the bound before Python's.
 	if command -v python3 >/dev/null; then
 		stamp python
+		SFRAME_GEN_CACHE=/tmp/sframe-gen-cache-py \
+			"$repo/build/sframe/sframe-run" python3 -c pass
 		SFRAME_GEN_CACHE=/tmp/sframe-gen-cache-py "$prof" --deferred -F 1000 \
-			-o "$out/bpf-python.txt" -- "$repo/build/sframe/sframe-run" \
-			python3 -X perf "$repo/devtools/bpf/py-spin.py" $secs \
+			--stack-storage-size 65536 -o "$out/bpf-python.txt" -- \
+			"$repo/build/sframe/sframe-run" python3 -X perf \
+			"$repo/devtools/bpf/py-spin.py" $secs \
 			>/dev/null 2>"$out/bpf-python.err"
 	fi
 	stamp done
