@@ -28,7 +28,7 @@
 #include "search.h"
 
 #define JITMAP_MAX_BYTES	(64 << 20)
-#define JITMAP_MAX_SYMS		(1 << 20)
+#define JITMAP_MAX_SYMS		(1024 * 1024)
 #define JITMAP_BUDGET		(256 << 20)
 
 /* What the maps read so far hold: their text and their symbols */

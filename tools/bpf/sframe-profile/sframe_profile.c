@@ -807,7 +807,7 @@ static const char *usym(pid_t pid, Dwfl *dwfl, __u64 ip, __u64 *off,
 			const char **object)
 {
 	Dwfl_Module *m = dwfl ? dwfl_addrmodule(dwfl, ip) : NULL;
-	GElf_Off offset = 0;
+	__u64 offset = 0;
 	const char *name;
 
 	*object = "[unknown]";

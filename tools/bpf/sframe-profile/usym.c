@@ -233,16 +233,8 @@ static int part_lookup(const struct usym_part *p, GElf_Addr addr,
 	return USYM_FOUND;
 }
 
-/**
- * usym_lookup() - the symbol of a user address in a module
- * @mod: the module that holds @addr (dwfl_addrmodule())
- * @addr: the address
- * @off: set to @addr's offset in the symbol
- *
- * Return: the symbol's name, as dwfl_module_addrinfo() gives it, or NULL
- * if no symbol holds @addr.
- */
-const char *usym_lookup(Dwfl_Module *mod, GElf_Addr addr, GElf_Off *off)
+/* usym_lookup(), in libdwfl's types */
+static const char *usym_find(Dwfl_Module *mod, GElf_Addr addr, GElf_Off *off)
 {
 	const struct usym *s = NULL;
 	struct usym_table *t;
@@ -288,6 +280,24 @@ ask:
 	return dwfl_module_addrinfo(mod, addr, off, &sym, NULL, NULL, NULL);
 }
 
+/**
+ * usym_lookup() - the symbol of a user address in a module
+ * @mod: the module that holds @addr (dwfl_addrmodule())
+ * @addr: the address
+ * @off: set to @addr's offset in the symbol
+ *
+ * Return: the symbol's name, as dwfl_module_addrinfo() gives it, or NULL
+ * if no symbol holds @addr.
+ */
+const char *usym_lookup(struct Dwfl_Module *mod, __u64 addr, __u64 *off)
+{
+	GElf_Off o = 0;
+	const char *name = usym_find(mod, addr, &o);
+
+	*off = o;
+	return name;
+}
+
 static int forget_module(Dwfl_Module *mod, void **ud, const char *name,
 			 Dwarf_Addr start, void *arg)
 {
@@ -302,7 +312,7 @@ static int forget_module(Dwfl_Module *mod, void **ud, const char *name,
  * usym_forget() - free the tables of @dwfl's modules, before dwfl_end()
  * @dwfl: the modules' Dwfl
  */
-void usym_forget(Dwfl *dwfl)
+void usym_forget(struct Dwfl *dwfl)
 {
 	dwfl_getmodules(dwfl, forget_module, NULL, 0);
 }

@@ -4,9 +4,10 @@
 #define SFRAME_PROFILE_USYM_H
 
 #include <elfutils/libdwfl.h>
+#include <linux/types.h>
 
-const char *usym_lookup(Dwfl_Module *mod, GElf_Addr addr, GElf_Off *off);
-void usym_forget(Dwfl *dwfl);
+const char *usym_lookup(struct Dwfl_Module *mod, __u64 addr, __u64 *off);
+void usym_forget(struct Dwfl *dwfl);
 
 /* The lookups that went to dwfl_module_addrinfo() */
 extern unsigned long usym_asked;

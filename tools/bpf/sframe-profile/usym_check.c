@@ -94,7 +94,8 @@ static int check(const char *path)
 {
 	GElf_Addr *addrs = NULL;
 	const char **want, **got;
-	GElf_Off *woff, *goff;
+	GElf_Off *woff;
+	__u64 *goff;
 	size_t n, i, differ = 0;
 	Dwfl_Module *mod;
 	double t0, t1, t2;
