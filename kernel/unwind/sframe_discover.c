@@ -813,6 +813,8 @@ void sframe_resolve(struct sframe_entry *e)
 			sframe_elf_find(e, &sec, &obj);
 	if (ret == -ENOENT) {
 		sframe_set_state(e, SFRAME_NONE);
+		if (e->file)
+			trace_sframe_missing(e->start, e->end, e->file);
 		return;
 	}
 	if (ret) {

@@ -5,6 +5,7 @@
 #if !defined(_TRACE_SFRAME_H) || defined(TRACE_HEADER_MULTI_READ)
 #define _TRACE_SFRAME_H
 
+#include <linux/fs.h>
 #include <linux/tracepoint.h>
 
 /*
@@ -32,6 +33,28 @@ TRACE_EVENT(sframe_register,
 		      __entry->text_start, __entry->text_end,
 		      __entry->sframe_start, __entry->sframe_end,
 		      __get_str(how))
+);
+
+/*
+ * A mapping of a file was found without a usable section: its object has
+ * no PT_GNU_SFRAME (or an unusable one) and the store has no section for
+ * it.  @dev and @ino name the file, for a tool that fills the store as
+ * such objects are found (sframe-store watch)
+ */
+TRACE_EVENT(sframe_missing,
+	    TP_PROTO(unsigned long start, unsigned long end, struct file *file),
+	    TP_ARGS(start, end, file),
+	    TP_STRUCT__entry(__field(unsigned long, start)
+			     __field(unsigned long, end)
+			     __field(dev_t, dev)
+			     __field(u64, ino)),
+	    TP_fast_assign(__entry->start = start;
+			   __entry->end = end;
+			   __entry->dev = file_inode(file)->i_sb->s_dev;
+			   __entry->ino = file_inode(file)->i_ino;),
+	    TP_printk("text=%lx-%lx dev=%u:%u ino=%llu", __entry->start,
+		      __entry->end, MAJOR(__entry->dev), MINOR(__entry->dev),
+		      __entry->ino)
 );
 
 /* A text range was dropped from the registry */
