@@ -14,7 +14,9 @@
 # libstdc++, libm and ld.so of the sid root (x86_64) and of its arm64
 # cross packages (aarch64), libc and ld64.so.1 of its s390x ones,
 # libc_walk built without unwind tables (its functions' CFI is in
-# .debug_frame only), and Debian's zstd of the corpus (its CFI, not its
+# .debug_frame only), libc_walk linked static (the linker's IFUNC stubs
+# have no CFI: sframe-gen gives them the rule of a function's entry,
+# which the check requires there), and Debian's zstd of the corpus (its CFI, not its
 # .sframe), and the corpus's DRAP program (stack realignment: CFA in
 # %r10, then *(%rbp - 16), %rbp saved by a DW_CFA_expression), which are
 # also compared with the assembler's .sframe: every address the
@@ -44,7 +46,7 @@ W=$SFRAME_CACHE/work/sframe-gen-check
 
 inner() {
 	local tap=$1; shift
-	local n=0 fail=0 f line out left pcs=0 fns=0 mism=0 unrep=0 sec
+	local n=0 fail=0 f line out left pcs=0 fns=0 mism=0 unrep=0 sec stubs
 	mkdir -p "$W"
 	for f in "$@"; do
 		n=$((n + 1))
@@ -78,8 +80,9 @@ inner() {
 			echo "# $asm_only addresses covered by the assembler's .sframe, not by sframe-gen's"
 			rc=1
 		fi
+		stubs=$(sed -nE 's/.*: ([0-9]+) PCs in linker stubs without CFI$/, \1 in linker stubs without CFI/p' <<<"$res")
 		if [ $rc = 0 ] && [ "${k:-1}" = 0 ] && [ "${u:-x}" = "${left:-y}" ]; then
-			echo "ok $n sframe-gen $f: $p PCs in $m functions, 0 mismatches, $u unrepresentable (= left out)"
+			echo "ok $n sframe-gen $f: $p PCs in $m functions, 0 mismatches, $u unrepresentable (= left out)$stubs"
 		else
 			grep -m 12 -A2 MISMATCH <<<"$res" | sed 's/^/# /'
 			echo "not ok $n sframe-gen $f: $last; left out by sframe-gen: ${left:-?}"
@@ -148,11 +151,13 @@ if [ ${#files[@]} = 0 ]; then
 		z=$SFRAME_CACHE/work/corpus/$z
 		[ -f "$z" ] && files+=("$z")
 	done
-	files+=("$W/libc_walk.debug_frame")
+	files+=("$W/libc_walk.debug_frame" "$W/libc_walk.static")
 fi
 build || die "building sframe-gen and sframe_gencheck failed"
 mkdir -p "$W"
 "$REPO/devtools/chroot.sh" gcc -O2 -g -fno-asynchronous-unwind-tables \
 	-fno-unwind-tables -o "$W/libc_walk.debug_frame" \
 	"$REPO/devtools/libc-walk/libc_walk.c" || die "building libc_walk.debug_frame failed"
+"$REPO/devtools/chroot.sh" gcc -O2 -g -static -o "$W/libc_walk.static" \
+	"$REPO/devtools/libc-walk/libc_walk.c" || die "building libc_walk.static failed"
 in_root_inner "$tap" "${files[@]}"

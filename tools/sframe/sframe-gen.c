@@ -60,8 +60,12 @@ static void report(const char *path, const struct sfg_obj *o)
 		if (s->why_rows[i])
 			fprintf(stderr, "%s%s %lu", n++ ? ", " : " [",
 				sfg_why_str[i], s->why_rows[i]);
-	fprintf(stderr, "%s; sframe %zu bytes (%lu FDEs, %lu FREs), CFI %zu bytes\n",
-		n ? "]" : "", s->sframe_size, s->sframe_fdes, s->sframe_fres,
+	fprintf(stderr, "%s; ", n ? "]" : "");
+	if (s->stub_bytes)
+		fprintf(stderr, "%llu bytes of linker stubs without CFI; ",
+			(unsigned long long)s->stub_bytes);
+	fprintf(stderr, "sframe %zu bytes (%lu FDEs, %lu FREs), CFI %zu bytes\n",
+		s->sframe_size, s->sframe_fdes, s->sframe_fres,
 		s->eh_frame_size);
 }
 

@@ -78,6 +78,7 @@ struct sfg_stats {
 	unsigned long	rows_out;	/* rows left out */
 	uint64_t	bytes;		/* text bytes with CFI */
 	uint64_t	bytes_out;	/* text bytes left out */
+	uint64_t	stub_bytes;	/* linker stubs without CFI, given rows */
 	unsigned long	why_rows[SFG_NR_WHY];
 	unsigned long	sframe_fdes;	/* FDEs written */
 	unsigned long	sframe_fres;	/* FREs written */

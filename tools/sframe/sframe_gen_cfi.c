@@ -486,6 +486,14 @@ struct range {
 	Dwarf_CFI	*cfi;
 };
 
+/* Rows by address */
+static int cmp_row(const void *a, const void *b)
+{
+	const struct sfg_row *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
 /* By address, .eh_frame first */
 static int cmp_range(const void *a, const void *b)
 {
@@ -643,6 +651,122 @@ static void find_text(struct sfg_obj *o, Elf *elf)
 	}
 }
 
+/* The length of the x86 NOP (or int3 padding) at @p, of @n bytes, or 0 */
+static size_t x86_nop_len(const uint8_t *p, size_t n)
+{
+	static const uint8_t nops[][10] = {
+		{ 1, 0x90 }, { 1, 0xcc }, { 2, 0x66, 0x90 },
+		{ 3, 0x0f, 0x1f, 0x00 }, { 4, 0x0f, 0x1f, 0x40, 0x00 },
+		{ 5, 0x0f, 0x1f, 0x44, 0x00, 0x00 },
+		{ 6, 0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00 },
+		{ 7, 0x0f, 0x1f, 0x80, 0x00, 0x00, 0x00, 0x00 },
+		{ 8, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00 },
+		{ 9, 0x66, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00 },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(nops); i++)
+		if (nops[i][0] <= n && !memcmp(p, &nops[i][1], nops[i][0]))
+			return nops[i][0];
+	return 0;
+}
+
+/*
+ * Whether the @n bytes at @p are x86-64 linker stubs that only jump
+ * through the GOT: entries of [endbr64] [bnd] jmp *rel32(%rip), each
+ * followed by NOP padding, as the linker writes a static program's IFUNC
+ * stubs (.plt, .iplt), IBT's second PLT (.plt.sec) and .plt.got
+ */
+static bool x86_jmp_stubs(const uint8_t *p, size_t n)
+{
+	static const uint8_t endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
+	size_t at = 0, k;
+
+	while (at < n) {
+		if (n - at >= sizeof(endbr64) &&
+		    !memcmp(p + at, endbr64, sizeof(endbr64)))
+			at += sizeof(endbr64);
+		if (at < n && p[at] == 0xf2)
+			at++;
+		if (n - at < 6 || p[at] != 0xff || p[at + 1] != 0x25)
+			return false;
+		at += 6;
+		while (at < n && p[at] != 0xf3 && p[at] != 0xf2 &&
+		       p[at] != 0xff) {
+			k = x86_nop_len(p + at, n - at);
+			if (!k)
+				return false;
+			at += k;
+		}
+	}
+	return n > 0;
+}
+
+/*
+ * Rows for x86-64 linker stubs that have no CFI (x86_jmp_stubs()): the
+ * linker writes none for a static program's IFUNC stubs, through which
+ * it calls memcpy() and the like.  From their first byte to their last
+ * the stack is as the caller's call left it: CFA = SP + 8, the return
+ * address at CFA - 8, the frame pointer unchanged.  Only a section of
+ * such stubs in whole, inside the text and apart from every FDE of the
+ * CFI (@rs, @nr), gets a row.
+ */
+static int stub_rows(struct reader *r, Elf *elf, size_t shstrndx,
+		     const struct range *rs, size_t nr)
+{
+	static const char *const names[] = {
+		".plt", ".iplt", ".plt.sec", ".plt.got",
+	};
+	const struct sfg_arch *a = r->obj->arch;
+	struct sfg_obj *o = r->obj;
+	Elf_Scn *scn = NULL;
+	size_t added = 0, i;
+
+	if (a->machine != EM_X86_64)
+		return 0;
+	while ((scn = elf_nextscn(elf, scn))) {
+		struct sfg_row row = { .first = true };
+		const char *name;
+		Elf_Data *d;
+		GElf_Shdr sh;
+		bool apart = true;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_EXECINSTR) || !sh.sh_size ||
+		    sh.sh_addr < o->text_start ||
+		    sh.sh_size > o->text_end - sh.sh_addr)
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		for (i = 0; name && i < ARRAY_SIZE(names); i++)
+			if (!strcmp(name, names[i]))
+				break;
+		if (!name || i == ARRAY_SIZE(names))
+			continue;
+		for (i = 0; i < nr && apart; i++)
+			apart = rs[i].hi <= sh.sh_addr ||
+				rs[i].lo >= sh.sh_addr + sh.sh_size;
+		d = elf_getdata(scn, NULL);
+		if (!apart || !d || !d->d_buf || d->d_size != sh.sh_size ||
+		    !x86_jmp_stubs(d->d_buf, d->d_size))
+			continue;
+		row.start = sh.sh_addr;
+		row.end = sh.sh_addr + sh.sh_size;
+		row.rule.cfa = (struct sframe_loc){ SFRAME_LOC_REG, a->sp, 8 };
+		row.rule.ra = (struct sframe_loc){ SFRAME_LOC_CFA_DEREF, 0, -8 };
+		row.rule.fp = (struct sframe_loc){ SFRAME_LOC_SAME, 0, 0 };
+		if (sfg_fit(a, &row.rule))
+			continue;
+		if (!push_row(r, &row))
+			return -1;
+		o->stats.stub_bytes += sh.sh_size;
+		added++;
+	}
+	/* Back in address order: the rows do not overlap */
+	if (added)
+		qsort(o->rows, o->nrows, sizeof(*o->rows), cmp_row);
+	return 0;
+}
+
 /*
  * Read the ELF file @path into @o: its status, architecture, executable
  * segment span and build ID, and if @cfi, its CFI.  See sfg_read().
@@ -785,6 +909,10 @@ static int read_elf(const char *path, struct sfg_obj *o, bool cfi, char *err,
 			fail(err, errlen, "%s: out of memory", path);
 			goto out;
 		}
+	}
+	if (stub_rows(&r, elf, shstrndx, rs, nr)) {
+		fail(err, errlen, "%s: out of memory", path);
+		goto out;
 	}
 	ret = 0;
 out:

@@ -11,7 +11,9 @@
  *     .debug_frame), put in the reader's form here, independently of the
  *     generator; where the reader has no rule and the CFI has one, the
  *     address counts as unrepresentable, and where the CFI has none, the
- *     reader must have none either;
+ *     reader must have none either, but in x86-64 linker stubs (a section
+ *     .plt, .iplt, .plt.sec or .plt.got), where it must have the rule of
+ *     a function's first instruction, CFA = SP + 8 (counted as stubs);
  *   - at every address of a generated FDE, binutils' libsframe decodes the
  *     same rule as the reader (as sframe_diff does for the assembler's
  *     sections).
@@ -20,6 +22,8 @@
  *
  *	checked N PCs in M functions, K mismatches, U unrepresentable
  *
+ * after a line "ELF: S PCs in linker stubs without CFI" for each object
+ * that has them. *
  * and the exit status is non-zero if K > 0.  Only objects of the host's
  * byte order are checked (the reader reads native words).
  *
@@ -48,6 +52,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <linux/array_size.h>
+
 #ifndef GENCHECK_ROWS_ONLY
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -70,7 +76,7 @@
 static unsigned long sec_addr;
 #define SEC_ADDR	sec_addr
 
-static unsigned long checked, functions, mismatches, unrepresentable;
+static unsigned long checked, functions, mismatches, unrepresentable, stubs;
 static int verbose, asm_cmp;
 
 static void mismatch(const char *path, unsigned long pc, const char *what,
@@ -533,6 +539,44 @@ static bool source_open(const char *path, struct source *src, void **elfp,
 #endif
 }
 
+/*
+ * Whether @pc is in an x86-64 linker stub section of @elf, and the rule
+ * @text is that of a function's first instruction: what sframe-gen gives
+ * the linker's stubs that have no CFI
+ */
+static bool stub_rule(void *elf, unsigned long pc, const char *text)
+{
+#ifndef GENCHECK_ROWS_ONLY
+	static const char *const names[] = {
+		".plt", ".iplt", ".plt.sec", ".plt.got",
+	};
+	Elf_Scn *scn = NULL;
+	size_t shstrndx, i;
+	GElf_Ehdr eh;
+
+	if (!elf || !gelf_getehdr(elf, &eh) || eh.e_machine != EM_X86_64 ||
+	    strcmp(text, "cfa=r7+8 ra=[cfa-8] fp=same") ||
+	    elf_getshdrstrndx(elf, &shstrndx))
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh) || pc < sh.sh_addr ||
+		    pc - sh.sh_addr >= sh.sh_size)
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		for (i = 0; name && i < ARRAY_SIZE(names); i++)
+			if (!strcmp(name, names[i]))
+				return true;
+	}
+#endif
+	(void)elf;
+	(void)pc;
+	(void)text;
+	return false;
+}
+
 static void source_close(struct source *src, void *elf, void *dw)
 {
 	if (src->in)
@@ -567,7 +611,7 @@ static void hdr_native(struct sfg_cache_hdr *h)
 static void check(const char *path, const char *cache)
 {
 	char a[SFB_RULE_LEN + 64], b[SFB_RULE_LEN + 64];
-	unsigned long pc, end, u0 = unrepresentable, c0 = checked;
+	unsigned long pc, end, u0 = unrepresentable, c0 = checked, s0 = stubs;
 	unsigned long k0 = mismatches;
 	struct sframe_section sec = { 0 };
 	struct sfg_cache_hdr *h;
@@ -630,7 +674,9 @@ static void check(const char *path, const char *cache)
 		for (; pc < end; pc++) {
 			r = sframe_find(&sec, pc, &got, &why);
 			if (o < 0) {
-				if (r != -ENOENT)
+				if (!r && stub_rule(elf, pc, fmt_rule(&got, a, sizeof(a))))
+					stubs++;
+				else if (r != -ENOENT)
 					mismatch(path, pc, "no CFI here",
 						 r ? sframe_reason_str(why) :
 						 fmt_rule(&got, a, sizeof(a)),
@@ -661,6 +707,9 @@ static void check(const char *path, const char *cache)
 			}
 		}
 	}
+	if (stubs != s0)
+		printf("%s: %lu PCs in linker stubs without CFI\n", path,
+		       stubs - s0);
 	printf("%s: checked %lu PCs, %lu mismatches, %lu unrepresentable\n",
 	       path, checked - c0, mismatches - k0, unrepresentable - u0);
 	if (asm_cmp)
