@@ -116,6 +116,22 @@ level_machinery() {
 		echo "not ok 1000 Makefile: $warn ${missing:+missing: $missing}"; rc=1
 	fi
 	"$REPO/devtools/tests/driver-test.sh" || rc=1
+	# sframe-store's systemd unit: the one its man page shows, and valid
+	# without a warning (the program's path replaced by one that exists
+	# in the root)
+	local unit=$REPO/tools/sframe/sframe-store.service
+	if ! out=$(diff <(sed -n '/^\[Unit\]/,$p' "$unit") \
+		<(sed -n '/^\[Unit\]/,/^WantedBy/p' "$REPO/tools/sframe/Documentation/sframe-store.8" |
+		  sed 's/\\-/-/g') 2>&1); then
+		echo "not ok 1002 sframe-store.service: not the unit of sframe-store(8): $out"; rc=1
+	elif ! out=$(sed 's|^ExecStart=/usr/local/sbin/sframe-store|ExecStart=/bin/true|' "$unit" \
+		>"$REPO/build/sframe-store-verify.service" &&
+		in_root systemd-analyze verify --man=no "$REPO/build/sframe-store-verify.service" 2>&1) ||
+	     [ -n "$out" ]; then
+		echo "not ok 1002 sframe-store.service: systemd-analyze verify: $out"; rc=1
+	else
+		echo "ok 1002 sframe-store.service: the unit of sframe-store(8), and systemd-analyze verify passes"
+	fi
 	# README's results are make bench's, not copies
 	if out=$(python3 "$REPO/devtools/results.py" --check "$REPO/docs/results" \
 		"$REPO/README.md" 2>&1); then

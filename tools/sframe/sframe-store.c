@@ -9,6 +9,9 @@
  *                                          by a running process
  *   sframe-store list                      what the store holds
  *   sframe-store [-v|-q] remove BUILD-ID...|PATH...|--all
+ *   sframe-store [-v|-q] watch [--running]  add the objects that the
+ *                                          kernel finds without a section
+ *                                          as processes are unwound
  *
  * Each object's section is generated here, in this process, from its
  * .eh_frame (or .debug_frame) with the generator of sframe-gen
@@ -26,12 +29,23 @@
  * file mapped, in whatever mount namespace, even deleted), or else
  * through /proc/PID/root, and each file is read once.
  *
+ * watch follows the tracepoint sframe:sframe_missing (sframe_watch.c):
+ * the kernel emits it when it first unwinds through a mapping of a file
+ * that has neither PT_GNU_SFRAME nor a section in the store, with the
+ * mapping, the process and the file's device and inode.  The object is
+ * opened through that process's map_files, as with --running, and added;
+ * each file is read once, failures included, until sframe-store exits.
+ * Objects that nothing unwinds are never read.  If notices were lost (a
+ * ring buffer full), every running process's objects are looked at once.
+ *
  * SFRAME_STORE_DRY_RUN=1 in the environment (for testing) does everything
  * but the prctl() calls, and prints what would be added.
  *
  * Exit status: 0 if every object was stored, already stored or skipped for
- * a reason the kernel would not use it anyway; 1 if one failed; 2 on a
- * usage error; 3 if the kernel has no store; 4 without the privilege.
+ * a reason the kernel would not use it anyway, or watch was stopped by
+ * SIGINT or SIGTERM; 1 if an object failed, or watch cannot read the
+ * tracepoint; 2 on a usage error; 3 if the kernel has no store; 4 without
+ * the privilege.
  */
 #define _GNU_SOURCE
 #include <assert.h>
@@ -42,6 +56,7 @@
 #include <gelf.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -53,9 +68,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <linux/array_size.h>
 #include <linux/compiler_attributes.h>
 
 #include "sframe_gen.h"
+#include "sframe_watch.h"
 
 #define SFS_VERSION		"1.0"
 
@@ -158,7 +175,9 @@ enum result {
 	R_FAILED,
 };
 
-static bool verbose, quiet, dry_run, progress;
+static bool verbose, quiet, dry_run, progress, watching;
+/* Set by SIGINT or SIGTERM; read after each wait, a function call */
+static sig_atomic_t stop;
 static unsigned long counts[R_FAILED + 1];
 static size_t done, total;		/* progress: objects done, known */
 static bool progress_shown;
@@ -177,6 +196,7 @@ static void print_help(FILE *f)
 		"       sframe-store [-v|-q] add --running\n"
 		"       sframe-store list\n"
 		"       sframe-store [-v|-q] remove BUILD-ID...|PATH...|--all\n"
+		"       sframe-store [-v|-q] watch [--running]\n"
 		"Generate SFrame V3 sections from the .eh_frame/.debug_frame of ELF\n"
 		"objects that have no .sframe and hand them to the kernel's store,\n"
 		"which unwinds every process that maps them through them; see\n"
@@ -187,12 +207,17 @@ static void print_help(FILE *f)
 		"  remove ID...     the sections of build ID ID (hex)\n"
 		"  remove PATH...   the section of the object PATH\n"
 		"  remove --all     every section\n"
+		"  watch            add each object that the kernel finds without\n"
+		"                   SFrame as it unwinds processes, until SIGINT\n"
+		"                   or SIGTERM (tracepoint sframe:sframe_missing)\n"
+		"  watch --running  the objects of every process first\n"
 		"  -v               a line per object\n"
 		"  -q               failures only\n"
 		"  --version        print the version\n"
 		"  -h, --help       this text\n"
-		"Exit status: 0 done, 1 an object failed, 2 usage, 3 no store in\n"
-		"this kernel, 4 no privilege.\n");
+		"Exit status: 0 done (watch: stopped by a signal), 1 an object\n"
+		"failed (watch: no tracepoint), 2 usage, 3 no store in this\n"
+		"kernel, 4 no privilege.\n");
 }
 
 /* Clear the progress line, if shown, before a message */
@@ -439,7 +464,7 @@ static __printf(3, 4) void result(enum result r, const char *name, const char *f
 	va_list ap;
 
 	counts[r]++;
-	if (r != R_FAILED && !verbose)
+	if (r != R_FAILED && !verbose && (r != R_STORED || !watching || quiet))
 		return;
 	progress_clear();
 	fprintf(stderr, "sframe-store: %s: ", name);
@@ -873,6 +898,121 @@ static int cmd_add(int argc, char **argv, bool running)
 	return counts[R_FAILED] ? EXIT_FAIL : EXIT_OK;
 }
 
+/* The files of the kernel's notices handled, by the device and inode it gave */
+static struct pairs notified;
+
+/*
+ * The object of notice @ev: the file mapped at ev->start in process
+ * ev->pid, found in its maps by the notice's inode, opened through
+ * map_files.  A process that exited meanwhile is passed over: the next
+ * process that maps the object and is unwound gives another notice.
+ */
+static void add_notified(const struct sfw_event *ev)
+{
+	char mp[64], pid[16], *line = NULL;
+	bool found = false;
+	size_t cap = 0;
+	FILE *m;
+
+	if (pairs_has(&notified, ev->dev, ev->ino, false))
+		return;
+	snprintf(pid, sizeof(pid), "%u", ev->pid);
+	snprintf(mp, sizeof(mp), "/proc/%s/maps", pid);
+	m = fopen(mp, "re");
+	if (!m)
+		return;
+	while (!found && getline(&line, &cap, m) > 0) {
+		unsigned long start, end, ino;
+		char perms[5], *path;
+		struct stat st;
+		int at = 0, fd;
+
+		if (sscanf(line, "%lx-%lx %4s %*x %*x:%*x %lu %n", &start, &end,
+			   perms, &ino, &at) < 4 || !at || ino != ev->ino ||
+		    ev->start < start || ev->start >= end)
+			continue;
+		found = true;
+		path = line + at;
+		path[strcspn(path, "\n")] = 0;
+		if (path[0] != '/')
+			break;
+		fd = open_mapped(pid, start, end, path);
+		if (fd < 0)
+			break;	/* unmapped since, or deleted */
+		pairs_has(&notified, ev->dev, ev->ino, true);
+		if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+		    pairs_has(&files, st.st_dev, st.st_ino, true)) {
+			close(fd);
+			break;
+		}
+		total++;
+		add_fd(path, fd, false);
+		close(fd);
+		done++;
+	}
+	free(line);
+	fclose(m);
+}
+
+static void on_signal(int sig)
+{
+	stop = sig;
+}
+
+/*
+ * Add the objects of the kernel's notices as they come, after those of
+ * every running process with @running, until SIGINT or SIGTERM
+ */
+static int cmd_watch(int argc, bool running)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct sfw_event ev[64];
+	uint64_t lost = 0;
+	char err[256];
+	struct sfw *w;
+	int i, n;
+
+	if (argc)
+		return -1;
+	need_store(false);
+	need_privilege();
+	read_store();
+	elf_version(EV_CURRENT);
+	/* Open before --running: what is found meanwhile is noticed */
+	w = sfw_open(err, sizeof(err));
+	if (!w) {
+		msg("%s", err);
+		return EXIT_FAIL;
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	progress = false;
+	watching = true;
+	if (running)
+		add_running();
+	if (!quiet)
+		msg("watching for objects found without SFrame");
+	while (!stop) {
+		n = sfw_read(w, ev, ARRAY_SIZE(ev), 1000);
+		if (n < 0) {
+			msg("reading the tracepoint: %s", strerror(errno));
+			sfw_close(w);
+			return EXIT_FAIL;
+		}
+		for (i = 0; i < n && !stop; i++)
+			add_notified(&ev[i]);
+		if (sfw_lost(w) != lost && !stop) {
+			msg("%llu notices lost: looking at every running process",
+			    (unsigned long long)(sfw_lost(w) - lost));
+			lost = sfw_lost(w);
+			add_running();
+		}
+	}
+	sfw_close(w);
+	summary();
+	return EXIT_OK;
+}
+
 /* A line of the store's list, for sorting */
 static int cmp_line(const void *a, const void *b)
 {
@@ -1050,6 +1190,8 @@ int main(int argc, char **argv)
 		ret = cmd_list(argc);
 	else if (!strcmp(cmd, "remove") && !running)
 		ret = cmd_remove(argc, argv, all);
+	else if (!strcmp(cmd, "watch") && !all)
+		ret = cmd_watch(argc, running);
 	if (ret < 0) {
 		print_help(stderr);
 		return EXIT_USAGE;
