@@ -404,7 +404,8 @@ vm_key() {
 			devtools/*.sh devtools/tests/*.sh devtools/libc-walk/* \
 			devtools/configs/* build/sframe/sframe-gen \
 			build/sframe/sframe-audit.so build/sframe/sframe-run build/sframe/sframe-store \
-			build/libc-walk/libc_walk devtools/bpf/* build/bpf/sframe-profile \
+			build/libc-walk/libc_walk build/libc-walk/libc_walk_static \
+			devtools/bpf/* build/bpf/sframe-profile \
 			"$SFRAME_CACHE/sid-root/var/lib/dpkg/status"
 		find build/selftests -type f -print0 | sort -z | xargs -0 sha256sum
 	) | sha256sum | cut -c1-16

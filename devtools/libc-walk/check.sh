@@ -22,15 +22,18 @@
 #   bpftrace  bpftrace's map of ustack(perf) to count, @[ frames ]: N,
 #             each stack counted N times; bpftrace prints the map by
 #             count, so no sample is left out as start-up or exit
+#   static    as script, for libc_walk_static (linked static): libc's
+#             frames are those in libc_walk_static of no function of
+#             libc_walk.c
 set -euo pipefail
 file=${1:?usage: check.sh SCRIPT [script|bpftrace]}
 fmt=${2:-script}
 case $fmt in
-script|bpftrace) ;;
+script|bpftrace|static) ;;
 *) echo "check.sh: unknown format $fmt" >&2; exit 2 ;;
 esac
 case $fmt in
-script) cat "$file" ;;
+script|static) cat "$file" ;;
 bpftrace) awk '
 	/^@\[/ { n = 0; inmap = 1; next }
 	inmap && /^\]: [0-9]+/ {
@@ -38,7 +41,17 @@ bpftrace) awk '
 		inmap = 0; next
 	}
 	inmap && NF >= 3 { f[++n] = "\t" $1 " " $2 " " $NF }' "$file" ;;
-esac | awk -v ordered="$([ "$fmt" = script ] && echo 1 || echo 0)" '
+esac | awk -v ordered="$([ "$fmt" = bpftrace ] && echo 0 || echo 1)" \
+	-v isstatic="$([ "$fmt" = static ] && echo 1 || echo 0)" '
+BEGIN {
+	split("main level1 level2 level3 sort_phase copy_phase sys_phase touch_fresh", p, " ")
+	for (i in p) own[p[i]] = 1
+}
+# Whether frame @k is in libc, or is the callback that qsort() calls
+function inlibc(k) {
+	if (sym[k] == "cmp_recs") return 1
+	return isstatic ? dso[k] ~ /libc_walk_static/ && !(sym[k] in own) : dso[k] ~ /libc\.so/
+}
 # One sample: its class, counted at the end between the first and the
 # last sample whose chain reaches main (start-up and exit left out)
 function flush(    i, k, n, ok, want, phase, sorting, done, c) {
@@ -46,10 +59,10 @@ function flush(    i, k, n, ok, want, phase, sorting, done, c) {
 	ns++
 	for (i = 1; i <= nf; i++) if (sym[i] == "main") { if (!first) first = ns; last = ns }
 	c = "program"
-	if (dso[1] ~ /libc\.so/ || sym[1] == "cmp_recs") {
+	if (inlibc(1)) {
 		k = 1
 		sorting = 0
-		while (k <= nf && (dso[k] ~ /libc\.so/ || sym[k] == "cmp_recs")) {
+		while (k <= nf && inlibc(k)) {
 			if (sym[k] == "cmp_recs" || sym[k] ~ /sort/) sorting = 1
 			k++
 		}

@@ -3,7 +3,17 @@
 #
 # store-guest.sh PROGRAM OUT [SECONDS]: in the VM, libc through the kernel's
 # store of SFrame sections, system-wide, with Debian's unmodified perf.
-# PROGRAM (libc_walk, no frame pointers, run without sframe-run) is started
+#
+# First, `sframe-store watch` fills the store as the kernel finds objects
+# without SFrame, for two programs that sframe-run cannot help: a
+# set-user-ID copy of PROGRAM run by an unprivileged user (the loader
+# ignores LD_AUDIT), and PROGRAM_static (libc_walk linked static, without
+# .sframe).  They are sampled by perf -p for a second, which makes the
+# kernel find libc and PROGRAM_static without a section; the watch adds
+# both; then perf records them, deferred and in the event.  The store is
+# emptied again, and the watch stopped, before what follows.
+#
+# Then PROGRAM (libc_walk, no frame pointers, run without sframe-run) is started
 # and sampled before the store holds libc's section, so that its libc
 # mapping is first resolved without one; then `sframe-store add --running`
 # fills the store, and perf records all CPUs for SECONDS (5), deferred
@@ -22,6 +32,15 @@
 #   store-profile.txt      sframe-profile -U -p PID (deferred)
 #   store-bpftrace.txt     bpftrace's map of ustack(perf) for PID, if
 #                          STORE_BPFTRACE=1 (check.sh FILE bpftrace)
+#   watch.txt              sframe-store -v watch's output, and its exit
+#                          status
+#   watch-list.txt         sframe-store list, as the watch filled it
+#   watch-suid.txt         the Uid: line of the set-user-ID process, and
+#                          its /proc/PID/sframe
+#   watch-static.txt       /proc/PID/sframe of the static program
+#   watch-{suid,static}-{defer,event}.script
+#                          perf script -F tid,ip,sym,dso of each (check.sh
+#                          FILE, check.sh FILE static)
 # The vm level runs it last in its chains track, beside the BPF clients
 # (devtools/tests/vm-tests.sh), and vm-check.sh checks these files on the
 # host with check.sh.
@@ -42,8 +61,66 @@ sample_then_stop() {
 	sleep "$secs"
 	kill -INT "$1"
 }
+# wait_for FILE PATTERN TENTHS: until FILE has a line matching PATTERN
+wait_for() {
+	i=0
+	while ! grep -qE "$2" "$1" 2>/dev/null && [ $i -lt "$3" ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+}
 kmem() { awk '/^(Slab|VmallocUsed):/ { s += $2 } END { print s }' /proc/meminfo; }
 ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# The watch: a set-user-ID program, and a static one
+watch_phase() {
+	static=${prog}_static suid=/tmp/store-suid
+	[ -x "$static" ] || return 0
+	"$store" -v watch >"$out/watch.txt" 2>&1 &
+	w=$!
+	wait_for "$out/watch.txt" watching 600
+	# (a tmpfs of its own: /tmp may be mounted nosuid)
+	mkdir -p $suid
+	mount -t tmpfs -o mode=755 store-suid $suid
+	cp "$prog" $suid/libc_walk
+	chown root:root $suid/libc_walk
+	chmod 4755 $suid/libc_walk
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		$suid/libc_walk 1000000 >/dev/null &
+	spid=$!
+	"$static" 1000000 >/dev/null &
+	tpid=$!
+	# Sampled, each found without a section: the watch hears of it.
+	# Up to 10 times a second of sampling, until both are stored.
+	j=0
+	while [ $j -lt 10 ] && ! { grep -qE 'libc\.so[^:]*: stored' "$out/watch.txt" &&
+				   grep -q 'libc_walk_static: stored' "$out/watch.txt"; }; do
+		perf record -q -e cpu-clock -F 1000 --call-graph fp,defer \
+			-p $spid,$tpid -o /tmp/store-pre.data -- sleep 1 >/dev/null 2>&1
+		wait_for "$out/watch.txt" 'libc_walk_static: stored' 100
+		j=$((j + 1))
+	done
+	"$store" list >"$out/watch-list.txt" 2>&1
+	for mode in defer event; do
+		cg=fp,defer
+		[ $mode = event ] && cg=fp
+		perf record -e cpu-clock -F 1000 --call-graph $cg -p $spid,$tpid \
+			-o /tmp/store-$mode.data -- sleep "$secs" >/dev/null 2>>"$out/watch.err"
+		perf script -i /tmp/store-$mode.data --pid $spid -F tid,ip,sym,dso \
+			>"$out/watch-suid-$mode.script" 2>>"$out/watch.err"
+		perf script -i /tmp/store-$mode.data --pid $tpid -F tid,ip,sym,dso \
+			>"$out/watch-static-$mode.script" 2>>"$out/watch.err"
+	done
+	{ grep '^Uid:' /proc/$spid/status; cat /proc/$spid/sframe; } >"$out/watch-suid.txt"
+	cat /proc/$tpid/sframe >"$out/watch-static.txt"
+	kill $spid $tpid
+	wait $spid $tpid 2>/dev/null
+	kill -TERM $w
+	wait $w
+	echo "exit status $?" >>"$out/watch.txt"
+	umount $suid
+	"$store" remove --all >/dev/null 2>&1
+}
+watch_phase
 
 "$prog" 1000000 >/dev/null &
 pid=$!

@@ -110,6 +110,36 @@ else
 		check_store store-bpftrace.txt bpftrace "Debian's bpftrace (ustack)"
 	echo "# sframe-store add --running: $(tail -n2 "$out/store-add.txt" | tr '\n' ' '); the step: $(cat "$out/store.time" 2>/dev/null) in the VM"
 fi
+# sframe-store watch: the store filled as the kernel finds objects
+# without SFrame, for a set-user-ID program run by an unprivileged user
+# and a static one, perf -p, deferred and in the event
+desc="sframe-store watch"
+if ! [ -s "$out/watch.txt" ]; then
+	tap FAIL "$desc: did not run (build/vm/store.log)"
+else
+	if grep -qE 'libc\.so[^:]*: stored' "$out/watch.txt" &&
+	   grep -q 'libc_walk_static: stored' "$out/watch.txt" &&
+	   grep -qx 'exit status 0' "$out/watch.txt"; then
+		tap OK "$desc: libc and the static program stored once the kernel found them without SFrame; exit status 0 at SIGTERM ($(grep -c ': stored' "$out/watch.txt") objects stored)"
+	else
+		tap FAIL "$desc: libc or the static program not stored, or not exit status 0 (build/vm/watch.txt)"
+	fi
+	if grep -qE '^Uid:[[:space:]]+65534[[:space:]]+0[[:space:]]' "$out/watch-suid.txt" &&
+	   grep -qE ' ok +store .*/libc\.so\.6$' "$out/watch-suid.txt"; then
+		tap OK "$desc: set-user-ID libc_walk, real uid 65534 and effective 0: libc from the store"
+	else
+		tap FAIL "$desc: set-user-ID libc_walk not run as such, or libc not from the store (build/vm/watch-suid.txt)"
+	fi
+	if grep -qE ' ok +store .*/libc_walk_static$' "$out/watch-static.txt"; then
+		tap OK "$desc: static libc_walk without .sframe, from the store"
+	else
+		tap FAIL "$desc: static libc_walk not served by the store (build/vm/watch-static.txt)"
+	fi
+	check_store watch-suid-defer.script script "watch, set-user-ID, perf -p, defer"
+	check_store watch-suid-event.script script "watch, set-user-ID, perf -p, event"
+	check_store watch-static-defer.script static "watch, static, perf -p, defer"
+	check_store watch-static-event.script static "watch, static, perf -p, event"
+fi
 desc="SFrame vs DWARF (libdw) chains on libc_walk --faults under sframe-run"
 if ! [ -s "$out/agree-libc.data" ]; then
 	tap FAIL "$desc: recording failed (build/vm/agree-libc-record.log)"

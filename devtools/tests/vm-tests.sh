@@ -8,7 +8,8 @@
 # through SFrame generated from its CFI), records libc_walk with Debian's
 # perf and fp,defer, profiles a deep program with BPF clients
 # (sframe-profile, bpftrace, libbpf-tools' profile), records libc_walk
-# through the kernel's store (sframe-store add --running), runs the feature's
+# and a set-user-ID and a static copy through the kernel's store
+# (sframe-store watch, then add --running), runs the feature's
 # kselftests and a 60-second soak (devtools/stress.sh, as make stress runs
 # it longer), all into build/vm/. The agreement, libc_walk and store
 # recordings run beside the BPF clients, one track per vCPU.
@@ -79,8 +80,9 @@ chains_track() {
 }
 
 # libc_walk without sframe-run: libc's section from the kernel's store,
-# filled by sframe-store add --running while it runs, and Debian's perf
-# -a. Last in the chains track; bpftrace, in the other, waits until the
+# filled by sframe-store watch for a set-user-ID and a static copy, then
+# by add --running while it runs, and Debian's perf. Last in the chains
+# track; bpftrace, in the other, waits until the
 # store is filled (store_filled): add --running would generate the
 # sections of LLVM too (20 MB, minutes under TCG) and starve both.
 have_store() {
@@ -88,6 +90,14 @@ have_store() {
 }
 store_step() {
 	have_store || return 0
+	# sframe-store watch adds what the kernel finds without SFrame as it
+	# unwinds: not while sframe-profile -a, in the other track, unwinds
+	# every process (bpftrace waits for this step: store_filled)
+	i=0
+	while [ -x "$repo/build/selftests/sframe_bpf/sframe_bpf_deep" ] &&
+	      ! [ -e "$out/bpf-sframe-profile.time" ] && [ $i -lt 1200 ]; do
+		sleep 1; i=$((i + 1))
+	done
 	step "chains track: libc_walk through the store, perf -a"
 	lap >/dev/null
 	timeout 600 "$repo/devtools/libc-walk/store-guest.sh" \
