@@ -5,7 +5,8 @@
 # which needs a VM: devtools/chains-main.awk (samples that reach main),
 # devtools/perf-fold.awk (folded stacks for make demo's flame graphs),
 # devtools/tests/deep/chains.awk (the deep program's exact chains),
-# devtools/libc-walk/check.sh's reading of bpftrace's map and
+# devtools/libc-walk/check.sh's reading of bpftrace's map and of a
+# static program's chains, and
 # the pairing of devtools/tests/agree.sh (a DWARF sample and an
 # SFrame sample per fault, some lost by the ring buffer). TAP output.
 set -u
@@ -58,6 +59,32 @@ if [ "$got" = "$want" ]; then
 	tap OK "chains: libc-walk/check.sh reads bpftrace's map: $want"
 else
 	tap FAIL "chains: libc-walk/check.sh reads bpftrace's map: got '$got', want '$want'"
+fi
+
+# libc-walk/check.sh static: libc's frames are libc_walk_static's of no
+# libc_walk.c function; a stack stopped in a stub is lost, a deferred
+# sample's unresolved cookie ([unknown] dso) is not libc's
+s=/x/libc_walk_static
+{
+	for i in 1 2 3; do
+		printf '%s\n' ' 296 ' "	41b020 __memcpy_avx_unaligned_erms ($s)" \
+			"	404ea1 msort_with_tmp.part.0 ($s)" "	40547f __qsort_r ($s)" \
+			"	4019f7 sort_phase ($s)" "	401be9 level3 ($s)" "	401c09 level2 ($s)" \
+			"	401c29 level1 ($s)" "	4016aa main ($s)" \
+			"	4021c6 __libc_start_call_main ($s)" ''
+	done
+	printf '%s\n' ' 296 ' "	401030 [unknown] ($s)" '' \
+		' 296 ' '	ffffffff81000c4b asm_sysvec_apic_timer_interrupt ([kernel.kallsyms])' \
+		'	5ad00000001 [unknown] ([unknown])' '' \
+		' 296 ' "	401b00 copy_phase ($s)" "	401be9 level3 ($s)" "	401c09 level2 ($s)" \
+		"	401c29 level1 ($s)" "	4016aa main ($s)" ''
+} >"$tmp/static.script"
+got=$("$src/devtools/libc-walk/check.sh" "$tmp/static.script" static | tail -n1)
+want="3 of 4 samples in qsort or its callback with the exact chain to main (75.00%)"
+if [ "$got" = "$want" ]; then
+	tap OK "chains: libc-walk/check.sh reads a static program's chains: $want"
+else
+	tap FAIL "chains: libc-walk/check.sh reads a static program's chains: got '$got', want '$want'"
 fi
 
 # agree.sh: 150 faults of one thread, a DWARF sample (its tracepoint)
