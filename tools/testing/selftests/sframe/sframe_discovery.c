@@ -1169,6 +1169,110 @@ TEST_F(store, serves_mapping_made_before)
 	EXPECT_EQ(0, maps) TH_LOG("the store's section still used after munmap");
 }
 
+/* Processes of store.shared_by_processes */
+#define SHARE_PROCS	200
+
+/*
+ * A child of store.shared_by_processes: once it reads a byte from @go,
+ * it samples a call through its copy of the object @o (inherited from
+ * the parent, which never unwound it), which makes the kernel resolve
+ * the copy from the store, and writes to @done whether /proc/self/sframe
+ * says "ok store" for it; then it waits for @quit to close.
+ */
+static void share_child(struct obj *o, int go, int done, int quit)
+{
+	struct proc_entry p;
+	struct chain c;
+	char b, ok = 0;
+
+	if (read(go, &b, 1) == 1) {
+		via_target = (dl_call_fn)(o->base + img_sym(o->im, "dl_call"));
+		ok = !sample(via, 1, &c) && !proc_entry(o->text_start, &p) &&
+		     !strcmp(p.state, "ok") && !strcmp(p.how, "store");
+	}
+	if (write(done, &ok, 1) != 1)
+		_exit(1);
+	while (read(quit, &b, 1) > 0)
+		;
+	_exit(0);
+}
+
+/*
+ * One image per object, however many processes map it: SHARE_PROCS
+ * processes, each with the copy without PT_GNU_SFRAME mapped and
+ * unwound through it, share the store's one section.  The store's line
+ * keeps its bytes from 1 process to SHARE_PROCS and counts a mapping
+ * per process; what a process adds (its entry, its rule cache) stays
+ * within ENTRY_BOUND_KB; when they exit the count is 0.
+ */
+TEST_F_TIMEOUT(store, shared_by_processes, 600)
+{
+	int go[2], done[2], quit[2], i, got = 0;
+	unsigned long bytes, bytes1;
+	unsigned int fdes, maps;
+	long k1, kn;
+	pid_t pid;
+	struct obj o;
+	char ok;
+
+	file_put_img(_metadata, self->fd, &self->a, 0, patch_no_sframe);
+	map_copy(_metadata, self->fd, self->region, &o, &self->a, 0);
+	ASSERT_EQ(0, sframe_store_prctl(PR_SFRAME_STORE_ADD, &self->args));
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(done));
+	ASSERT_EQ(0, pipe(quit));
+	for (i = 0; i < SHARE_PROCS; i++) {
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (!pid) {
+			close(go[1]);
+			close(done[0]);
+			close(quit[1]);
+			share_child(&o, go[0], done[1], quit[0]);
+			_exit(0);
+		}
+	}
+	close(go[0]);
+	close(done[1]);
+	close(quit[0]);
+
+	/* One process unwound through the copy */
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	ASSERT_EQ(1, read(done[0], &ok, 1));
+	got += ok;
+	ASSERT_EQ(0, store_line(&self->args, &bytes1, &fdes, &maps));
+	EXPECT_EQ(self->args.sframe_len, bytes1);
+	EXPECT_EQ(1, maps);
+	k1 = kernel_kb();
+
+	/* And all of them */
+	for (i = 1; i < SHARE_PROCS; i++)
+		ASSERT_EQ(1, write(go[1], "g", 1));
+	for (i = 1; i < SHARE_PROCS; i++) {
+		ASSERT_EQ(1, read(done[0], &ok, 1));
+		got += ok;
+	}
+	ASSERT_EQ(0, store_line(&self->args, &bytes, &fdes, &maps));
+	kn = kernel_kb();
+	TH_LOG("%d processes: the section %lu bytes (%lu with 1), %u mappings",
+	       SHARE_PROCS, bytes, bytes1, maps);
+	/* (noisy under KASAN's quarantine, which may even shrink it) */
+	TH_LOG("slab and vmalloc %+ld KiB from 1 process to %d", kn - k1,
+	       SHARE_PROCS);
+	EXPECT_EQ(SHARE_PROCS, got) TH_LOG("processes not served by the store");
+	EXPECT_EQ(bytes1, bytes);
+	EXPECT_EQ(SHARE_PROCS, maps);
+	EXPECT_GE((long)ENTRY_BOUND_KB * (SHARE_PROCS - 1), kn - k1);
+
+	close(quit[1]);
+	close(go[1]);
+	for (i = 0; i < SHARE_PROCS; i++)
+		wait(NULL);
+	close(done[0]);
+	ASSERT_EQ(0, store_line(&self->args, &bytes, &fdes, &maps));
+	EXPECT_EQ(0, maps) TH_LOG("mappings still counted after their processes exited");
+}
+
 /*
  * A mapping made after the section was added, from a file on a tmpfs
  * mounted in a new mount namespace (a container's view): served from
