@@ -367,6 +367,7 @@ cross_level() {
 	kernel=$("$REPO/devtools/kbuild.sh" debug) || return 1
 	"$REPO/devtools/perf.sh" >/dev/null || return 1
 	"$REPO/devtools/tests/deep/build.sh" "$arch" "$out" >"$out/deep-build.tap" || return 1
+	"$REPO/devtools/libc-walk/build.sh" --arch "$arch" "$out" >&2 || return 1
 	"$REPO/devtools/selftests.sh" || return 1
 	vm_level "vm-$arch" "$(cross_key "$arch" "$kernel")" \
 		"$REPO/devtools/tests/vm-cross-check.sh $arch" \
@@ -382,7 +383,8 @@ cross_key() {
 	(
 		cd "$REPO" || exit 1
 		sha256sum "$2" devtools/*.sh devtools/tests/*.sh devtools/tests/deep/* \
-			devtools/configs/* "$(guest_root "$1")/var/lib/dpkg/status"
+			devtools/libc-walk/* devtools/configs/* \
+			"$(guest_root "$1")/var/lib/dpkg/status"
 		find "build/$1" "build/perf-$1" "build/selftests-$1" \
 			build/linux/tools/perf/tests/shell/record_sframe.sh \
 			-type f -print0 2>/dev/null | sort -z | xargs -0 -r sha256sum

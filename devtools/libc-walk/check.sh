@@ -47,6 +47,13 @@ BEGIN {
 	split("main level1 level2 level3 sort_phase copy_phase sys_phase touch_fresh", p, " ")
 	for (i in p) own[p[i]] = 1
 }
+function hex(s,    v, i) {
+	v = 0
+	s = tolower(s)
+	for (i = 1; i <= length(s); i++)
+		v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+	return v
+}
 # Whether frame @k is in libc, or is the callback that qsort() calls
 function inlibc(k) {
 	if (sym[k] == "cmp_recs") return 1
@@ -57,6 +64,13 @@ function inlibc(k) {
 function flush(    i, k, n, ok, want, phase, sorting, done, c) {
 	if (!nf) return
 	ns++
+	# Debian perf on arm64 adds the caller of the leaf, found with DWARF
+	# from LR, one below the same return address in the chain of the
+	# kernel (docs/arm64.md): that duplicate is dropped
+	if (nf > 2 && sym[2] == sym[3] && hex(addr[2]) + 1 == hex(addr[3])) {
+		for (i = 2; i < nf; i++) { sym[i] = sym[i + 1]; dso[i] = dso[i + 1]; addr[i] = addr[i + 1] }
+		nf--
+	}
 	for (i = 1; i <= nf; i++) if (sym[i] == "main") { if (!first) first = ns; last = ns }
 	c = "program"
 	if (inlibc(1)) {
@@ -89,7 +103,7 @@ function flush(    i, k, n, ok, want, phase, sorting, done, c) {
 	# user frames only, without the inlined ones perf adds
 	if ($NF ~ /kernel/ || $NF == "(inlined)") next
 	s = $2; sub(/\+0x[0-9a-f]+$/, "", s); sub(/\+[0-9]+$/, "", s)
-	nf++; sym[nf] = s; dso[nf] = $NF
+	nf++; sym[nf] = s; dso[nf] = $NF; addr[nf] = $1
 	chain = chain " " s
 	next
 }

@@ -8,8 +8,10 @@
  * nor .sframe: only with sframe-run (tools/sframe) do the chains of those
  * samples reach main.
  *
- * Usage: libc_walk [ROUNDS] [--proc|--faults]
+ * Usage: libc_walk [ROUNDS] [--proc|--faults|--sort]
  *   --proc    print /proc/self/sframe first
+ *   --sort    only the qsort() phase (where system calls are slow, as
+ *             under emulation, the getppid() phase takes most samples)
  *   --faults  make user page faults inside the callback (every 64th call
  *             touches a fresh page) and inside memcpy() (its destination
  *             dropped with MADV_DONTNEED first), for the agreement check
@@ -38,6 +40,7 @@ static char src[COPY], dst[COPY] __attribute__((__aligned__(4096)));
 static volatile uint64_t sink;
 static char *fresh;		/* --faults: pages to fault in */
 static unsigned int calls, fresh_next;
+static int sort_only;		/* --sort */
 
 /* --faults: write to the next page not touched yet */
 static NOINLINE void touch_fresh(void)
@@ -106,8 +109,10 @@ static NOINLINE void sys_phase(void)
 static NOINLINE void level3(unsigned int round)
 {
 	sort_phase(round);
-	copy_phase();
-	sys_phase();
+	if (!sort_only) {
+		copy_phase();
+		sys_phase();
+	}
 	sink++;
 }
 
@@ -142,6 +147,7 @@ int main(int argc, char **argv)
 		if (f)
 			fclose(f);
 	}
+	sort_only = argc > 2 && !strcmp(argv[2], "--sort");
 	for (r = 0; r < rounds; r++)
 		level1(r);
 	printf("libc_walk: rounds=%u sink=%llu\n", rounds,

@@ -46,7 +46,11 @@
 # host with check.sh.
 prog=${1:?usage: store-guest.sh PROGRAM OUT [SECONDS]} out=${2:?} secs=${3:-5}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-store=$repo/build/sframe/sframe-store
+# (SFRAME_STORE and SFRAME_PROFILE: the programs of another architecture's
+# VM; SFRAME_PROFILE empty: no sframe-profile there; LIBC_WALK_ARGS: more
+# arguments of PROGRAM, such as --sort)
+store=${SFRAME_STORE:-$repo/build/sframe/sframe-store}
+prof=${SFRAME_PROFILE-$repo/build/bpf/sframe-profile}
 echo 1 >/proc/sys/kernel/sframe_unwind
 "$store" remove --all >/dev/null 2>&1
 
@@ -122,7 +126,8 @@ watch_phase() {
 }
 watch_phase
 
-"$prog" 1000000 >/dev/null &
+# shellcheck disable=SC2086
+"$prog" 1000000 ${LIBC_WALK_ARGS:-} >/dev/null &
 pid=$!
 perf record -q -e cpu-clock -F 1000 --call-graph fp,defer -p $pid \
 	-o /tmp/store-pre.data -- sleep 1 >/dev/null 2>&1
@@ -156,14 +161,13 @@ for mode in defer event; do
 	[ $mode = event ] && cg=fp
 	perf record -a -e cpu-clock -F 1000 --call-graph $cg --proc-map-timeout 30000 \
 		-o /tmp/store-$mode.data -- sleep "$secs" >/dev/null 2>"$out/store-$mode.err"
-	perf script -i /tmp/store-$mode.data --comms libc_walk \
+	perf script -i /tmp/store-$mode.data --comms libc_walk --no-inline \
 		-F tid,ip,sym,dso >"$out/store-$mode.script" 2>>"$out/store-$mode.err"
 done
 # sframe-profile by PID, deferred, user stacks, for SECONDS once it
 # samples, at 200 Hz: it prints every sample, which takes about 30 ms
 # each under TCG (to the guest's /tmp, then copied to OUT, a 9p mount)
-prof=$repo/build/bpf/sframe-profile
-if [ -x "$prof" ]; then
+if [ -n "$prof" ] && [ -x "$prof" ]; then
 	"$prof" --deferred -U -F 200 -p $pid -o /tmp/store-profile.txt \
 		2>"$out/store-profile.err" &
 	sp=$!

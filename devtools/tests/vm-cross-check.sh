@@ -12,6 +12,9 @@
 #     also pac-ret and pac-ret+b-key);
 #   - perf cross-built from the patched tree passes its shell test of
 #     --call-graph sframe (record_sframe.sh);
+#   - libc_walk through the kernel's store (sframe-store add --running,
+#     Debian's perf -a, deferred and in the event): libc from the store,
+#     exact chains through qsort();
 # and on arm64:
 #   - the deep program's builds sign return addresses as asked
 #     (build/arm64/deep-build.tap, from devtools/tests/deep/build.sh);
@@ -54,6 +57,27 @@ if [ "$arch" = arm64 ]; then
 	retap "$REPO/build/arm64/deep-build.tap" "the deep program's builds"
 fi
 retap "$out/deep.tap" "perf on the deep program"
+
+# libc_walk through the store
+desc="libc_walk through the store (sframe-store add --running), Debian's perf -a"
+if ! [ -s "$out/store-defer.script" ]; then
+	tap FAIL "$desc: no recording (build/vm/store.log)"
+else
+	if grep -qE ' none +elf .*/libc\.so\.6$' "$out/store-before.txt" &&
+	   grep -qE ' ok +store .*/libc\.so\.6$' "$out/store-proc.txt"; then
+		tap OK "$desc: libc none before the store, then from the store (added in $(cat "$out/store-add.cost"))"
+	else
+		tap FAIL "$desc: libc not served by the store (build/vm/store-before.txt, store-proc.txt)"
+	fi
+	for m in defer event; do
+		log=$out/store-$m-check.log
+		if "$REPO/devtools/libc-walk/check.sh" "$out/store-$m.script" >"$log" 2>&1; then
+			tap OK "$desc, $m: $(tail -n1 "$log")"
+		else
+			tap FAIL "$desc, $m: $(tail -n1 "$log") (build/vm/${log##*/})"
+		fi
+	done
+fi
 
 # The kselftests
 if ! [ -s "$out/kselftests.tap" ]; then
