@@ -105,3 +105,5 @@ DEMO_ROUNDS=${BENCH_DEMO_ROUNDS:-90} DEMO_PROCS=${BENCH_DEMO_PROCS:-5} \
 "$repo/devtools/bench-streams-guest.sh" "$repo" "$out"
 "$repo/devtools/bpf/bench-guest.sh" "$repo" "$repo/build/demo" "$out" \
 	"${BENCH_BPF_REPEAT:-3}" >/dev/null
+"$repo/devtools/bpf/overhead-guest.sh" "$repo" "$repo/build/demo" "$out" \
+	"${BENCH_OVERHEAD_REPEAT:-5}" >/dev/null

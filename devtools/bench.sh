@@ -14,6 +14,9 @@
 #   - user stacks for BPF on the demo workload (devtools/bpf/bench-guest.sh):
 #     cost per sample and complete chains of sframe-profile deferred and in
 #     the event (SFrame, frame pointers) against perf --call-graph sframe;
+#   - system-wide profiling at 99 and 999 Hz (devtools/bpf/overhead-guest.sh):
+#     the demo workload's extra time under sframe-profile -a and perf
+#     record -a --call-graph sframe, on one CPU;
 #   - the PC streams of the rule cache simulation (devtools/rcache-sim.py);
 # plus the walker's native cost outside emulation (bench-walker.sh: ns and
 # callgrind instructions per lookup). Writes build/bench/results.json and
@@ -60,9 +63,9 @@ vm_bench perf "$out/vm.log" "BENCH_ARCH=$arch $REPO/devtools/bench-guest.sh $REP
 	{ cat "$out/vm.log" >&2; die "the benchmark failed in the VM"; }
 rm -f "$out"/*-nocache.txt
 rm -f "$out"/stream-*.txt.gz
-rm -f "$out/bpf.txt" "$out/hostile.txt" "$out/cpus.txt"
+rm -f "$out/bpf.txt" "$out/hostile.txt" "$out/cpus.txt" "$out/overhead.txt"
 rm -f "$out"/lookup-store*.txt "$out/store-add.txt"
-for f in kernel.txt hres.txt cpus.txt unwind.txt lookup.txt runs.txt unwind-nocache.txt lookup-nocache.txt bpf.txt hostile.txt \
+for f in kernel.txt hres.txt cpus.txt unwind.txt lookup.txt runs.txt unwind-nocache.txt lookup-nocache.txt bpf.txt hostile.txt overhead.txt \
 	lookup-store.txt lookup-store-nocache.txt store-add.txt \
 	stream-demo.txt.gz stream-zstd.txt.gz stream-lookup.txt.gz; do
 	[ -f "$REPO/build/vm/$f" ] && cp "$REPO/build/vm/$f" "$out/"
@@ -261,13 +264,49 @@ if h:
         "bpf_in_event_over_fp": r("bpf-in-event", "bpf-in-event-fp"),
     })
     res["hostile"] = h
+
+# System-wide profiling (overhead.txt): the workload's wall and CPU time
+# under each profiler, in % over its run alone of the same rate and
+# repetition; median, min and max over the repetitions
+def pstat(values):
+    return {"median": statistics.median(values), "min": min(values),
+            "max": max(values), "runs": values}
+ov = {}
+try:
+    for line in open(f"{out}/overhead.txt"):
+        w = line.split()
+        if w and w[0] == "overhead":
+            d = dict(kv.split("=", 1) for kv in w[1:])
+            ov.setdefault(d["hz"], {}).setdefault(d["mode"], {})[d["rep"]] = d
+except FileNotFoundError:
+    pass
+over = {}
+for hz, modes in ov.items():
+    base = modes.get("none", {})
+    for m, reps in modes.items():
+        if m == "none":
+            continue
+        wall, cpu, n = [], [], []
+        for rep, d in reps.items():
+            b = base.get(rep)
+            if not b or not d["wall_ms"] or not b["wall_ms"] or not d["cpu_ms"]:
+                continue
+            wall.append(100.0 * (float(d["wall_ms"]) / float(b["wall_ms"]) - 1))
+            cpu.append(100.0 * (float(d["cpu_ms"]) / float(b["cpu_ms"]) - 1))
+            n.append(int(d["samples"] or 0))
+        if wall:
+            over.setdefault(m, {})[hz] = {"wall_pct": pstat(wall), "cpu_pct": pstat(cpu),
+                                         "samples": stat(n) if any(n) else None,
+                                         "workload_wall_ms": stat([float(b["wall_ms"]) for b in base.values()])}
+if over:
+    res["overhead"] = over
 print(json.dumps(res, indent=1))
 PY
 
 python3 - "$out/results.json" "$REPO/devtools" <<'PY' >"$out/results.md"
 import json, sys
 sys.path.insert(0, sys.argv[2])
-from bench_lib import get, cell, ratio
+from bench_lib import get, cell, ratio, pct
 r = json.load(open(sys.argv[1]))
 print(f"{r.get('arch') or 'x86_64'} kernel {r['kernel']}, host CPU {r['cpu']}, KVM: {r['kvm']}; "
       f"unit: {r['unit']}; figures are medians of the runs, with their "
@@ -351,6 +390,22 @@ if r.get("hostile"):
             "cost per sample, SFrame on / off:",
             (("perf_g_over_fp", "perf record -g"),
              ("bpf_in_event_over_fp", "sframe-profile --in-event")))
+if r.get("overhead"):
+    print("\nSystem-wide profiling of a workload that the profiler did not start "
+          "(devtools/bpf/overhead-guest.sh): the demo workload on one CPU, alone and "
+          "while the profiler samples every CPU; extra = its wall time (all that the "
+          "CPU did meanwhile: samples, unwinding, the profiler's user space) and its "
+          "CPU time (what was done in its context) over its run alone, median of the "
+          "runs (min to max):\n")
+    print("| profiler | Hz | workload samples | extra wall time | extra CPU time |")
+    print("|---|---:|---:|---:|---:|")
+    for m, what in (("sframe-profile", "sframe-profile -a (deferred)"),
+                    ("perf-sframe", "perf record -a --call-graph sframe")):
+        for hz in ("99", "999"):
+            x = get(r, "overhead", m, hz)
+            if x:
+                s = x["samples"]["median"] if x.get("samples") else 0
+                print(f"| {what} | {hz} | {s:.0f} | {pct(x['wall_pct'])} | {pct(x['cpu_pct'])} |")
 PY
 hz=$(cat "$out/hz.txt" 2>/dev/null || echo 0)
 [ "$arch" = x86_64 ] && [ "$(cat "$out/hres.txt" 2>/dev/null)" = 0 ] && {

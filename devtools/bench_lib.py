@@ -25,3 +25,10 @@ def ratio(a, b, fmt="{:.2f}"):
     a = a.get("median") if isinstance(a, dict) else a
     b = b.get("median") if isinstance(b, dict) else b
     return fmt.format(a / b) if a is not None and b else "-"
+
+
+def pct(x):
+    """A percentage figure ({"median", "min", "max"}) as "M % (min to max)"."""
+    if not x:
+        return "-"
+    return f"{x['median']:.2f} % ({x['min']:.2f} to {x['max']:.2f})"

@@ -62,6 +62,12 @@ ROWS = (
      lambda r: num(get(r, "bpf", "deferred_over_perf_sframe"))),
     ("hostile section, perf -g, SFrame / fp",
      lambda r: num(get(r, "hostile", "perf_g_over_fp"))),
+    ("sframe-profile -a, 99 Hz: workload's extra time, %",
+     lambda r: num(get(r, "overhead", "sframe-profile", "99", "wall_pct", "median"))),
+    ("the same at 999 Hz, %",
+     lambda r: num(get(r, "overhead", "sframe-profile", "999", "wall_pct", "median"))),
+    ("perf record -a --call-graph sframe, 99 Hz, %",
+     lambda r: num(get(r, "overhead", "perf-sframe", "99", "wall_pct", "median"))),
 )
 
 
