@@ -81,29 +81,9 @@ else
 	echo "# without sframe-run: $(tail -n3 "$out/libc-walk-plain.log" | head -n1)"
 	echo "# start-up (guest ms, TCG): $(tr '\n' ' ' <"$out/libc-walk-start.txt")"
 fi
-# check_store FILE FORMAT WHAT: libc_walk's chains in build/vm/FILE
-check_store() {
-	local log=$out/${1%.*}-check.log
-	if "$REPO/devtools/libc-walk/check.sh" "$out/$1" "$2" >"$log" 2>&1; then
-		tap OK "libc_walk through the store, $3: $(tail -n1 "$log")"
-	else
-		tap FAIL "libc_walk through the store, $3: $(tail -n1 "$log") (build/vm/${log##*/})"
-	fi
-}
 # libc_walk without sframe-run: libc from the store, started before it
-# was filled, perf -a, deferred and in the event
-desc="libc_walk through the store (sframe-store add --running), Debian's perf -a"
-if ! [ -s "$out/store-defer.script" ]; then
-	tap FAIL "$desc: no recording (build/vm/store.log)"
-else
-	if grep -qE ' none +elf .*/libc\.so\.6$' "$out/store-before.txt" &&
-	   grep -qE ' ok +store .*/libc\.so\.6$' "$out/store-proc.txt"; then
-		tap OK "$desc: libc none before the store, then from the store ($(grep -c . "$out/store-list.txt") lines in sframe-store list; added in $(cat "$out/store-add.cost"))"
-	else
-		tap FAIL "$desc: libc not served by the store (build/vm/store-before.txt, store-proc.txt)"
-	fi
-	check_store store-defer.script script "Debian's perf -a, defer"
-	check_store store-event.script script "Debian's perf -a, event"
+# was filled, perf -a, deferred and in the event; sframe-profile -p
+if check_store_run "libc_walk through the store (sframe-store add --running), Debian's perf -a"; then
 	check_store store-profile.txt script "sframe-profile -p (deferred)"
 	# (only by hand, with STORE_BPFTRACE=1: see store-guest.sh)
 	[ -e "$out/store-bpftrace.txt" ] &&

@@ -59,25 +59,7 @@ fi
 retap "$out/deep.tap" "perf on the deep program"
 
 # libc_walk through the store
-desc="libc_walk through the store (sframe-store add --running), Debian's perf -a"
-if ! [ -s "$out/store-defer.script" ]; then
-	tap FAIL "$desc: no recording (build/vm/store.log)"
-else
-	if grep -qE ' none +elf .*/libc\.so\.6$' "$out/store-before.txt" &&
-	   grep -qE ' ok +store .*/libc\.so\.6$' "$out/store-proc.txt"; then
-		tap OK "$desc: libc none before the store, then from the store (added in $(cat "$out/store-add.cost"))"
-	else
-		tap FAIL "$desc: libc not served by the store (build/vm/store-before.txt, store-proc.txt)"
-	fi
-	for m in defer event; do
-		log=$out/store-$m-check.log
-		if "$REPO/devtools/libc-walk/check.sh" "$out/store-$m.script" >"$log" 2>&1; then
-			tap OK "$desc, $m: $(tail -n1 "$log")"
-		else
-			tap FAIL "$desc, $m: $(tail -n1 "$log") (build/vm/${log##*/})"
-		fi
-	done
-fi
+check_store_run "libc_walk through the store (sframe-store add --running), Debian's perf -a"
 
 # The kselftests
 if ! [ -s "$out/kselftests.tap" ]; then
