@@ -32,8 +32,8 @@ for p in "$out"/0*-*.patch; do
 	if ! grep '^+++ b/' "$p" | grep -vq -e '^+++ b/tools/testing/' \
 		-e '^+++ b/tools/sframe/' -e '^+++ b/tools/bpf/sframe-profile/' \
 		-e '^+++ b/MAINTAINERS$'; then
-		opts=(--ignore CAMELCASE,MACRO_WITH_FLOW_CONTROL,MACRO_ARG_REUSE,MACRO_ARG_PRECEDENCE)
-		msg "$(basename "$p"): user space code only, checkpatch --ignore CAMELCASE (C library and libdw type names), MACRO_WITH_FLOW_CONTROL and MACRO_ARG_REUSE (the shim of unsafe_get_user() jumps to its label and takes the type of its pointer, as the kernel's macro does), MACRO_ARG_PRECEDENCE (the shim of struct_size() takes a member name, as the kernel's does)"
+		opts=(--ignore CAMELCASE,MACRO_WITH_FLOW_CONTROL,MACRO_ARG_REUSE,MACRO_ARG_PRECEDENCE,REPEATED_WORD)
+		msg "$(basename "$p"): user space code only, checkpatch --ignore CAMELCASE (C library and libdw type names), MACRO_WITH_FLOW_CONTROL and MACRO_ARG_REUSE (the shim of unsafe_get_user() jumps to its label and takes the type of its pointer, as the kernel's macro does), MACRO_ARG_PRECEDENCE (the shim of struct_size() takes a member name, as the kernel's does), REPEATED_WORD (profile.proto names fields after their types, as pprof's own does: repeated Sample sample)"
 	fi
 	res=$("$REPO/devtools/chroot.sh" sh -c 'cd "$0" && shift && ./scripts/checkpatch.pl --strict --quiet --no-signoff "$@"' \
 		"$tree" x "${opts[@]}" "$p" 2>&1) || true
