@@ -78,7 +78,11 @@ guest() {
 
 	# Three sessions at once; -B -N: no build-id pass at the end; -z:
 	# perf cannot write its ring buffer's pages to 9p (EFAULT), but it
-	# writes compressed records from its own buffer (and fewer bytes)
+	# writes compressed records from its own buffer (and fewer bytes).
+	# nice -n -10: under TCG the soak's 12 busy threads could starve a
+	# reader long enough for its 8 MiB ring to fill (a LOST record in
+	# the -g session of one CI run): that is the reader's lag, not
+	# a record the kernel dropped; at a higher weight the readers keep up
 	for mode in sframe g defer; do
 		local cg
 		case $mode in
@@ -86,7 +90,7 @@ guest() {
 		g) cg=(-g) ;;
 		defer) cg=(--call-graph "fp,defer") ;;
 		esac
-		"$perf" record -a -e cpu-clock -F "$freq" -m 2048 -B -N -z \
+		nice -n -10 "$perf" record -a -e cpu-clock -F "$freq" -m 2048 -B -N -z \
 			--proc-map-timeout 20000 \
 			"${cg[@]}" -o "$out/$mode.data" 2>"$out/$mode.record.log" &
 		rec_pid[$mode]=$!
