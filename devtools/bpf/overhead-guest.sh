@@ -74,8 +74,10 @@ run_one() {
 		# (perf record -a exits non-zero at SIGINT under --control)
 		kill -INT $p
 		wait $p || [ -s "$tmp/perf.data" ] || { cat "$tmp/err" >&2; return 1; }
+		# (perf script prints the comm right-aligned in 16
+		# columns, then a space)
 		samples=$("$perf" script -i "$tmp/perf.data" -F comm 2>/dev/null |
-			  grep -c '^ *demo$' || true)
+			  awk '$1 == "demo" { n++ } END { print n + 0 }')
 		;;
 	esac
 	echo "overhead mode=$mode hz=$hz rep=$rep wall_ms=$(sed -n 's/.*wall_ms=\([0-9.]*\).*/\1/p' <<<"$line") cpu_ms=$(sed -n 's/.*cpu_ms=\([0-9.]*\).*/\1/p' <<<"$line") samples=$samples" |
