@@ -1068,7 +1068,7 @@ static void store_clean(const struct prctl_sframe_store *a)
 FIXTURE(store) {
 	struct img a;
 	struct prctl_sframe_store args;	/* libsft_a.so's identity */
-	char path[64];
+	char path[128];			/* a copy of it, in /tmp or in mnt */
 	int fd;
 	unsigned char *region;
 	size_t span;
