@@ -8,7 +8,7 @@
 # starts or its shell forks, system-wide (-a) and by PID (-p: in a
 # mount namespace of its own), stopped by SIGINT; Debian's python3 -X perf (Python frames from its perf
 # map); Debian's bpftrace
-# (ustack in a map); the libbpf tools' profile (bpf_get_stackid() with a
+# (ustack in a map; and libc_walk through the store, below); the libbpf tools' profile (bpf_get_stackid() with a
 # stack map).  Output in OUT/bpf-*.txt, checked on the host by
 # devtools/bpf/deep-check.sh (devtools/tests/vm-check.sh). PART is
 # sframe-profile, others (bpftrace and profile-libbpf) or all (default):
@@ -121,9 +121,18 @@ fi
 # slowly under TCG (bpftrace compiles its script with LLVM): the program
 # starts once they have attached.
 [ "$part" = sframe-profile ] && exit 0
+#
+# The same bpftrace samples libc_walk (@walk, ustack(perf)) when the vm
+# level's store step holds libc's section in the kernel's store for it
+# (OUT/store-add.cost is there, OUT/bpf-walk.done not yet): a libc
+# without SFrame, through the store, with a client nobody here wrote.
+# Its /proc/PID/sframe goes to OUT/bpf-walk-proc.txt; it is stopped while
+# bpftrace prints, and OUT/bpf-walk.done lets the store step go on.
+walk=$repo/build/libc-walk/libc_walk
 if command -v bpftrace >/dev/null; then
 	stamp bpftrace
-	bpftrace -e 'profile:hz:999 /comm == "sframe_bpf_deep"/ { @[ustack] = count(); }' \
+	bpftrace -e 'profile:hz:999 /comm == "sframe_bpf_deep"/ { @[ustack] = count(); }
+		profile:hz:999 /comm == "libc_walk"/ { @walk[ustack(perf)] = count(); }' \
 		>"$out/bpf-bpftrace.txt" 2>&1 &
 	bt=$!
 	i=0
@@ -132,12 +141,31 @@ if command -v bpftrace >/dev/null; then
 	done
 	"$deep" $secs 60 >/dev/null &
 	pid=$!
+	wpid=
+	if [ -x "$walk" ] && [ -e "$out/store-add.cost" ] && ! [ -e "$out/bpf-walk.done" ]; then
+		stamp "bpftrace: libc_walk through the store"
+		"$walk" 1000000 >/dev/null &
+		wpid=$!
+	fi
 	sleep $((secs + 1))
+	if [ -n "$wpid" ]; then
+		kill -STOP $wpid
+		cat /proc/$wpid/sframe >"$out/bpf-walk-proc.txt"
+	fi
+	# (it prints its maps at SIGINT, symbolized: at most 10 minutes)
 	kill -INT $bt
+	(sleep 600; kill -KILL $bt 2>/dev/null) &
+	w=$!
 	wait $bt
+	kill $w 2>/dev/null
 	kill $pid
 	wait $pid
+	if [ -n "$wpid" ]; then
+		kill -KILL $wpid
+		wait $wpid 2>/dev/null
+	fi
 fi
+: >"$out/bpf-walk.done"
 # profile-libbpf symbolizes from the live process too, and takes seconds
 # to attach: the program spins for longer than it profiles.
 if command -v profile-libbpf >/dev/null; then

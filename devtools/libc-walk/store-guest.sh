@@ -18,8 +18,9 @@
 # mapping is first resolved without one; then `sframe-store add --running`
 # fills the store, and perf records all CPUs for SECONDS (5), deferred
 # (--call-graph fp,defer) and in the event (--call-graph fp), then
-# sframe-profile samples it (and with STORE_BPFTRACE=1 Debian's
-# bpftrace).  Writes to
+# sframe-profile samples it.  With STORE_KEEP=1 the store stays filled
+# at the end (the vm level's BPF track samples another libc_walk through
+# it with Debian's bpftrace: devtools/bpf/guest.sh).  Writes to
 # OUT/:
 #   store-before.txt       the program's libc line in /proc/PID/sframe
 #                          before the store was filled
@@ -30,8 +31,6 @@
 #   store-proc.txt         /proc/PID/sframe of the program afterwards
 #   store-defer.script, store-event.script   perf script -F tid,ip,sym,dso
 #   store-profile.txt      sframe-profile -U -p PID (deferred)
-#   store-bpftrace.txt     bpftrace's map of ustack(perf) for PID, if
-#                          STORE_BPFTRACE=1 (check.sh FILE bpftrace)
 #   watch.txt              sframe-store -v watch's output, and its exit
 #                          status
 #   watch-list.txt         sframe-store list, as the watch filled it
@@ -140,19 +139,6 @@ t=$(($(ms) - t))
 echo "$t ms, $(awk '{ b += $4 } END { print b + 0 }' /proc/sframe_store) bytes of sections, $(($(kmem) - k0)) KiB of slab and vmalloc" >"$out/store-add.cost"
 "$store" list >"$out/store-list.txt" 2>&1
 
-# With STORE_BPFTRACE=1, Debian's bpftrace, ustack in a map: started now,
-# as it compiles its script with LLVM while perf and sframe-profile
-# record; sampled for SECONDS once it has attached.  Not before the store
-# is filled: add --running would generate the sections of LLVM too.  Not
-# in the vm level: under TCG it attached after 14 minutes and had not
-# printed its map 4 minutes later.
-bt=
-if [ "${STORE_BPFTRACE:-0}" = 1 ] && command -v bpftrace >/dev/null; then
-	bpftrace -e "profile:hz:999 /pid == $pid/ { @[ustack(perf)] = count(); }" \
-		>"$out/store-bpftrace.txt" 2>&1 &
-	bt=$!
-fi
-
 # (perf reads the maps of every process that runs before it records, in
 # 500 ms by default: under TCG it gave up before reaching libc_walk, whose
 # samples then had no comm)
@@ -176,17 +162,8 @@ if [ -n "$prof" ] && [ -x "$prof" ]; then
 	echo "exit status $?" >>"$out/store-profile.err"
 	cp /tmp/store-profile.txt "$out/"
 fi
-if [ -n "$bt" ]; then
-	sample_then_stop $bt "$out/store-bpftrace.txt" Attached 3000
-	# (it prints its map at SIGINT: bounded, as under TCG that took
-	# longer than the minutes it was given)
-	(sleep 600; kill -KILL $bt 2>/dev/null) &
-	w=$!
-	wait $bt
-	kill $w 2>/dev/null
-fi
 cat /proc/$pid/sframe >"$out/store-proc.txt"
 kill $pid
 wait $pid 2>/dev/null
-"$store" remove --all >/dev/null 2>&1
+[ "${STORE_KEEP:-0}" = 1 ] || "$store" remove --all >/dev/null 2>&1
 rm -f /tmp/store-*.data /tmp/store-profile.txt

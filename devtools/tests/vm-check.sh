@@ -85,9 +85,18 @@ fi
 # was filled, perf -a, deferred and in the event; sframe-profile -p
 if check_store_run "libc_walk through the store (sframe-store add --running), Debian's perf -a"; then
 	check_store store-profile.txt script "sframe-profile -p (deferred)"
-	# (only by hand, with STORE_BPFTRACE=1: see store-guest.sh)
-	[ -e "$out/store-bpftrace.txt" ] &&
-		check_store store-bpftrace.txt bpftrace "Debian's bpftrace (ustack)"
+	# Debian's bpftrace in the BPF track, its @walk map: another
+	# libc_walk, started while the store held libc (bpf/guest.sh)
+	if [ -e "$out/bpf-bpftrace.txt" ]; then
+		if grep -qE ' ok +store .*/libc\.so\.6$' "$out/bpf-walk-proc.txt" 2>/dev/null; then
+			tap OK "libc_walk through the store, Debian's bpftrace: libc from the store"
+		else
+			tap FAIL "libc_walk through the store, Debian's bpftrace: libc not from the store (build/vm/bpf-walk-proc.txt, bpf.log)"
+		fi
+		awk '/^@walk\[/ { on = 1; sub(/^@walk/, "@"); print; next } /^@/ || /^$/ { on = 0 } on' \
+			"$out/bpf-bpftrace.txt" >"$out/store-bpftrace.txt"
+		check_store store-bpftrace.txt bpftrace "Debian's bpftrace (ustack(perf), in the event)"
+	fi
 	echo "# sframe-store add --running: $(tail -n2 "$out/store-add.txt" | tr '\n' ' '); the step: $(cat "$out/store.time" 2>/dev/null) in the VM"
 fi
 # sframe-store watch: the store filled as the kernel finds objects

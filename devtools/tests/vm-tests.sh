@@ -84,7 +84,9 @@ chains_track() {
 # by add --running while it runs, and Debian's perf. Last in the chains
 # track; bpftrace, in the other, waits until the
 # store is filled (store_filled): add --running would generate the
-# sections of LLVM too (20 MB, minutes under TCG) and starve both.
+# sections of LLVM too (20 MB, minutes under TCG) and starve both. Then
+# it samples a libc_walk of its own through the store, which this step
+# keeps filled until then.
 have_store() {
 	[ -e /proc/sframe_store ] && [ -x "$repo/build/libc-walk/libc_walk" ]
 }
@@ -100,18 +102,28 @@ store_step() {
 	done
 	step "chains track: libc_walk through the store, perf -a"
 	lap >/dev/null
-	timeout 600 "$repo/devtools/libc-walk/store-guest.sh" \
+	STORE_KEEP=1 timeout 600 "$repo/devtools/libc-walk/store-guest.sh" \
 		"$repo/build/libc-walk/libc_walk" "$out" >"$out/store.log" 2>&1 ||
 		echo "exit status $?" >>"$out/store.log"
+	: >"$out/store-guest.end"
+	# The store stays filled for the BPF track's bpftrace, which samples
+	# a libc_walk of its own through it (bpf/guest.sh): until it is done
+	# (bpf-walk.done), at most 15 minutes
+	i=0
+	while [ -e "$out/store-add.cost" ] &&
+	      [ -x "$repo/build/selftests/sframe_bpf/sframe_bpf_deep" ] &&
+	      ! [ -e "$out/bpf-walk.done" ] && [ $i -lt 900 ]; do
+		sleep 1; i=$((i + 1))
+	done
 	"$repo/build/sframe/sframe-store" remove --all >/dev/null 2>&1
 	lap >"$out/store.time"
 }
-# Until store-guest.sh has filled the store (store-add.cost) or the step
-# is over (store.time), at most 20 minutes
+# Until store-guest.sh has filled the store (store-add.cost) or has ended
+# without (store-guest.end), at most 20 minutes
 store_filled() {
 	i=0
 	while have_store && ! [ -e "$out/store-add.cost" ] &&
-	      ! [ -e "$out/store.time" ] && [ $i -lt 1200 ]; do
+	      ! [ -e "$out/store-guest.end" ] && [ $i -lt 1200 ]; do
 		sleep 1; i=$((i + 1))
 	done
 }
@@ -129,6 +141,7 @@ bpf_track() {
 	store_filled
 	step "BPF track: bpftrace and libbpf-tools' profile"
 	"$repo/devtools/bpf/guest.sh" "$out" others >"$out/bpf.log" 2>&1
+	: >"$out/bpf-walk.done"
 	lap >"$out/bpf.time"
 }
 
