@@ -66,7 +66,7 @@ ROWS = (
      lambda r: num(get(r, "overhead", "sframe-profile", "99", "wall_pct", "median"))),
     ("the same at 999 Hz, %",
      lambda r: num(get(r, "overhead", "sframe-profile", "999", "wall_pct", "median"))),
-    ("perf record -a --call-graph sframe, 999 Hz, %",
+    ("perf record -a --call-graph sframe, 999 Hz: the same, %",
      lambda r: num(get(r, "overhead", "perf-sframe", "999", "wall_pct", "median"))),
 )
 
