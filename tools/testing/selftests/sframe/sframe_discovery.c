@@ -53,10 +53,7 @@
 #include "sft.h"
 #include "sft_perf.h"
 #include "sft_sframe.h"
-
-#ifndef PT_GNU_SFRAME
-#define PT_GNU_SFRAME	0x6474e554
-#endif
+#include "sft_img.h"
 
 #define MAX_CHAIN	256
 #define RB_PAGES	16
@@ -106,55 +103,11 @@ static const char *self_dir(void)
 
 /* ---- ELF images ---- */
 
-/* A library file read into memory */
-struct img {
-	unsigned char *b;
-	size_t size;
-	char path[PATH_MAX + 32];
-};
-
+/* A library file beside this program, read into memory */
 static int img_read(struct img *im, const char *name)
 {
-	struct stat st;
-	int fd;
-
 	snprintf(im->path, sizeof(im->path), "%s/%s", self_dir(), name);
-	fd = open(im->path, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(Elf64_Ehdr)) {
-		close(fd);
-		return -1;
-	}
-	im->size = st.st_size;
-	im->b = malloc(im->size);
-	if (!im->b || pread(fd, im->b, im->size, 0) != (ssize_t)im->size) {
-		close(fd);
-		return -1;
-	}
-	close(fd);
-	return 0;
-}
-
-static Elf64_Ehdr *img_ehdr(const struct img *im)
-{
-	return (Elf64_Ehdr *)im->b;
-}
-
-static Elf64_Phdr *img_phdr(const struct img *im, int i)
-{
-	return (Elf64_Phdr *)(im->b + img_ehdr(im)->e_phoff) + i;
-}
-
-/* The first program header of type @type, or NULL */
-static Elf64_Phdr *img_phdr_type(const struct img *im, Elf64_Word type)
-{
-	int i;
-
-	for (i = 0; i < img_ehdr(im)->e_phnum; i++)
-		if (img_phdr(im, i)->p_type == type)
-			return img_phdr(im, i);
-	return NULL;
+	return img_load(im);
 }
 
 static Elf64_Shdr *img_shdr(const struct img *im, int i)
@@ -935,9 +888,6 @@ TEST_F(disc, two_objects_in_one_file)
 
 /* ---- the store: sections for objects that ship none ---- */
 
-#ifndef NT_GNU_BUILD_ID
-#define NT_GNU_BUILD_ID	3
-#endif
 /* Build IDs made from libsft_a.so's for store_full, removed at teardown */
 #define STORE_FAKE_IDS	64
 
@@ -945,64 +895,6 @@ TEST_F(disc, two_objects_in_one_file)
 static void patch_no_sframe(unsigned char *b, const struct img *im)
 {
 	patch_sframe_phdr(b, im)->p_type = PT_NULL;
-}
-
-/* The NT_GNU_BUILD_ID of @im, in its PT_NOTE segments, into @id: its length */
-static unsigned int img_build_id(const struct img *im, unsigned char *id)
-{
-	int i;
-
-	for (i = 0; i < img_ehdr(im)->e_phnum; i++) {
-		Elf64_Phdr *ph = img_phdr(im, i);
-		size_t off = 0;
-
-		if (ph->p_type != PT_NOTE)
-			continue;
-		while (off + sizeof(Elf64_Nhdr) <= ph->p_filesz) {
-			Elf64_Nhdr *n = (Elf64_Nhdr *)(im->b + ph->p_offset + off);
-			size_t name = (n->n_namesz + 3) & ~3UL;
-			size_t desc = (n->n_descsz + 3) & ~3UL;
-			const char *nm = (const char *)(n + 1);
-
-			if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
-			    !memcmp(nm, "GNU", 4) && n->n_descsz <= 20 &&
-			    off + sizeof(*n) + name + n->n_descsz <= ph->p_filesz) {
-				memcpy(id, nm + name, n->n_descsz);
-				return n->n_descsz;
-			}
-			off += sizeof(*n) + name + desc;
-		}
-	}
-	return 0;
-}
-
-/*
- * The identity and section of @im for the store, as sframe-store gives
- * them: its build ID, file size, the span of its executable PT_LOAD
- * segments, and its own .sframe section at its ELF address
- */
-static void store_args(const struct img *im, struct prctl_sframe_store *a)
-{
-	const Elf64_Phdr *sf = img_phdr_type(im, PT_GNU_SFRAME);
-	int i;
-
-	memset(a, 0, sizeof(*a));
-	a->sframe = (unsigned long)(im->b + sf->p_offset);
-	a->sframe_len = sf->p_filesz;
-	a->sframe_addr = sf->p_vaddr;
-	a->file_size = im->size;
-	a->text_start = ~0ULL;
-	for (i = 0; i < img_ehdr(im)->e_phnum; i++) {
-		Elf64_Phdr *ph = img_phdr(im, i);
-
-		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
-			continue;
-		if (ph->p_vaddr < a->text_start)
-			a->text_start = ph->p_vaddr;
-		if (ph->p_vaddr + ph->p_memsz > a->text_end)
-			a->text_end = ph->p_vaddr + ph->p_memsz;
-	}
-	a->build_id_len = img_build_id(im, a->build_id);
 }
 
 /*
@@ -1035,21 +927,6 @@ static int store_line(const struct prctl_sframe_store *a, unsigned long *bytes,
 		}
 	fclose(f);
 	return ret;
-}
-
-/*
- * Remove the sections of @a's build ID: of its file size, or of any size
- * if @any.  0 or the errno.
- */
-static int store_remove(const struct prctl_sframe_store *a, bool any)
-{
-	struct prctl_sframe_store r = {
-		.file_size	= any ? 0 : a->file_size,
-		.build_id_len	= a->build_id_len,
-	};
-
-	memcpy(r.build_id, a->build_id, sizeof(r.build_id));
-	return sframe_store_prctl(PR_SFRAME_STORE_REMOVE, &r);
 }
 
 /* Remove every section that the store's tests may add (@a: libsft_a.so's) */

@@ -33,6 +33,12 @@
  *		longjmp()s out); then unregistered and unmapped
  *   vandal	rewrite a sibling thread's registered section in place, or
  *		unregister and register it again, while it is in use
+ *   store	add libsft_a.so's section to the kernel's store (as root),
+ *		for a copy of the file without PT_GNU_SFRAME made at the
+ *		start; dlopen() the copy, call through it, dlclose(); remove
+ *		the section half of the time.  Other threads and processes
+ *		add and remove it meanwhile, so that an unwind finds it or
+ *		not, and a section is removed while mappings use it
  *   thread	a short-lived thread
  *   fork	a child that runs a few operations and exits
  *   exec	a child that execs this program, which spins and exits
@@ -70,6 +76,7 @@
 
 #include "sft.h"
 #include "sft_sframe.h"
+#include "sft_img.h"
 
 #define MAX_THREADS	16
 #define SLED_HOSTILE	4000	/* 1003 FREs: just under a lookup's 1024 */
@@ -80,7 +87,7 @@
 enum op {
 	OP_DEEP, OP_SIGNAL, OP_KILL, OP_LIB, OP_DLOPEN, OP_TEXT,
 	OP_JIT_VALID, OP_JIT_HOSTILE, OP_JIT_OVER, OP_JIT_CORRUPT,
-	OP_VANDAL, OP_THREAD, OP_FORK, OP_EXEC, NR_OPS,
+	OP_VANDAL, OP_THREAD, OP_FORK, OP_EXEC, OP_STORE, NR_OPS,
 	/* not chosen at random, counted */
 	OP_REWRITE = NR_OPS, OP_UNMAP_SEC, OP_UNMAP_TEXT, OP_REGISTER,
 	OP_REJECTED, OP_UNREGISTER, OP_WORKER, NR_COUNTS
@@ -89,7 +96,7 @@ enum op {
 static const char * const op_name[NR_COUNTS] = {
 	"deep", "signal", "kill", "lib", "dlopen", "text",
 	"jit_valid", "jit_hostile", "jit_over", "jit_corrupt",
-	"vandal", "thread", "fork", "exec",
+	"vandal", "thread", "fork", "exec", "store",
 	"rewrite_in_use", "unmap_sframe_in_use", "unmap_text_in_use",
 	"register", "register_rejected", "unregister", "worker_exit",
 };
@@ -340,6 +347,78 @@ static int op_text(void)
 	}
 	munmap(map, len);
 	return ret;
+}
+
+/* ---- the kernel's store ---- */
+
+static struct img store_img;		/* libsft_a.so */
+static struct prctl_sframe_store store_a;	/* its identity and section */
+static char store_copy[64];		/* the copy without PT_GNU_SFRAME */
+
+/*
+ * The store's operation is picked only if the parent could make the copy
+ * and add and remove the section (as root, on a kernel with the store).
+ */
+static int store_setup(void)
+{
+	Elf64_Phdr *sf;
+	int fd, ok;
+
+	snprintf(store_img.path, sizeof(store_img.path), "%s/libsft_a.so", dir);
+	if (img_load(&store_img))
+		return -1;
+	sf = img_phdr_type(&store_img, PT_GNU_SFRAME);
+	if (!sf)
+		return -1;
+	store_args(&store_img, &store_a);
+	if (!store_a.build_id_len)
+		return -1;
+	store_remove(&store_a, false);
+	if (sframe_store_prctl(PR_SFRAME_STORE_ADD, &store_a) ||
+	    store_remove(&store_a, false))
+		return -1;
+	/* The section stays in the image, unannounced */
+	sf->p_type = PT_NULL;
+	snprintf(store_copy, sizeof(store_copy), "/tmp/sft_stress_%d.so",
+		 getpid());
+	fd = open(store_copy, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	if (fd < 0)
+		return -1;
+	ok = write(fd, store_img.b, store_img.size) == (ssize_t)store_img.size;
+	if (close(fd) || !ok) {
+		unlink(store_copy);
+		return -1;
+	}
+	return 0;
+}
+
+static void store_teardown(void)
+{
+	store_remove(&store_a, false);
+	unlink(store_copy);
+}
+
+static int op_store(void)
+{
+	void *h;
+	int e;
+
+	e = sframe_store_prctl(PR_SFRAME_STORE_ADD, &store_a);
+	if (e && e != EEXIST)
+		return -1;
+	h = dlopen(store_copy, RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		return -1;
+	lib_target = (long (*)(sft_cb, long))dlsym(h, "dl_call");
+	if (lib_target)
+		deep(rnd_range(2, 16), lib_cb, 0);
+	dlclose(h);
+	if (rnd() & 1) {
+		e = store_remove(&store_a, false);
+		if (e && e != ENOENT)
+			return -1;
+	}
+	return lib_target ? 0 : -1;
 }
 
 /* ---- JIT code with registered sections ---- */
@@ -675,6 +754,9 @@ static int run_op(int op)
 	case OP_EXEC:
 		ret = op_exec();
 		break;
+	case OP_STORE:
+		ret = op_store();
+		break;
 	}
 	count(op);
 	if (ret)
@@ -682,12 +764,13 @@ static int run_op(int op)
 	return ret;
 }
 
-/* Relative weights of the operations */
-static const int weight[NR_OPS] = {
+/* Relative weights of the operations (store: 0 if store_setup() failed) */
+static int weight[NR_OPS] = {
 	[OP_DEEP] = 10, [OP_SIGNAL] = 3, [OP_KILL] = 2, [OP_LIB] = 3,
 	[OP_DLOPEN] = 3, [OP_TEXT] = 3, [OP_JIT_VALID] = 3,
 	[OP_JIT_HOSTILE] = 3, [OP_JIT_OVER] = 2, [OP_JIT_CORRUPT] = 2,
 	[OP_VANDAL] = 4, [OP_THREAD] = 2, [OP_FORK] = 1, [OP_EXEC] = 1,
+	[OP_STORE] = 2,
 };
 
 static int pick_op(void)
@@ -839,6 +922,12 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &sh->deadline);
 	sh->deadline.tv_sec += seconds;
 	inner_off = find_inner_off();
+	if (store_setup()) {
+		fprintf(stderr,
+			"sframe_stress: no store operation: libsft_a.so, the store (root?) or %s\n",
+			store_copy[0] ? store_copy : "/tmp");
+		weight[OP_STORE] = 0;
+	}
 	setpgid(0, 0);
 	signal(SIGTERM, SIG_IGN);
 	signal(SIGALRM, watchdog);
@@ -914,6 +1003,8 @@ int main(int argc, char **argv)
 		}
 	}
 	alarm(0);
+	if (weight[OP_STORE])
+		store_teardown();
 
 	for (i = 0; i < NR_COUNTS; i++) {
 		printf("op %s count %ld errors %ld\n", op_name[i],
