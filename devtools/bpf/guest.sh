@@ -139,7 +139,7 @@ if command -v bpftrace >/dev/null; then
 	while ! grep -q Attached "$out/bpf-bpftrace.txt" && [ $i -lt 300 ]; do
 		sleep 1; i=$((i + 1))
 	done
-	"$deep" $secs 60 >/dev/null &
+	"$deep" $secs 900 >/dev/null &
 	pid=$!
 	wpid=
 	if [ -x "$walk" ] && [ -e "$out/store-add.cost" ] && ! [ -e "$out/bpf-walk.done" ]; then

@@ -9,10 +9,11 @@
 # chain reaches main are start-up and exit (the loader, sframe-audit.so
 # and its own copy of libc, which nothing registers) and not counted.  In
 # between, a sample inside libc whose chain reaches neither a phase of the
-# program nor __libc_start_main/_start is a lost chain and counts against
-# qsort (it may have been taken there).  Also, over all samples: how many
-# have their leaf inside libc and how many of those reach main (to compare
-# runs with and without sframe-run).  Prints the counts
+# program nor __libc_start_main/_start nor the loader's _dl_start, _dl_init
+# or _dl_fini (libc's own start-up and constructors) is a lost chain and
+# counts against qsort (it may have been taken there).  Also, over all
+# samples: how many have their leaf inside libc and how many of those reach
+# main (to compare runs with and without sframe-run).  Prints the counts
 # of memcpy() and getppid() samples too, then
 #   N of M samples in qsort or its callback with the exact chain to main (P%)
 # and exits 0 if P >= 99 over at least 200 samples.  FORMAT is
@@ -85,7 +86,11 @@ function flush(    i, k, n, ok, want, phase, sorting, done, c) {
 		ok = 1
 		for (i = 0; i < n; i++) if (sym[k + i] != want[i + 1]) ok = 0
 		done = 0
-		for (i = 1; i <= nf; i++) if (sym[i] ~ /^__libc_start_main/ || sym[i] == "_start") done = 1
+		# start-up and exit: down to the entry of the program, or to
+		# the loader starting (_dl_start) or running constructors and
+		# destructors (_dl_init, _dl_fini): bpftrace does not name
+		# the _start of ld.so below them
+		for (i = 1; i <= nf; i++) if (sym[i] ~ /^(__libc_start_main|_dl_start|_dl_init|_dl_fini)/ || sym[i] == "_start") done = 1
 		if (sorting) c = ok && phase == "sort_phase" ? "qsort_ok" : "qsort_bad"
 		else if (phase == "copy_phase" || phase == "sys_phase") c = phase (ok ? "_ok" : "_bad")
 		else if (!done) c = "lost"

@@ -42,9 +42,15 @@ fi
 
 # libc-walk/check.sh, bpftrace's map of ustack(perf), by count as bpftrace
 # prints it: each stack counted as often as the map says; a stack that
-# stops inside libc is lost, even printed first
+# stops inside libc is lost, even printed first; one of libc's start-up
+# down to the loader's _dl_start (and its _start, which bpftrace does not
+# name) is not
 libc=/usr/lib/x86_64-linux-gnu/libc.so.6 w=/x/libc_walk
+ld=/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
 printf '%s\n' 'Attached 1 probe' '' '@[' "	7f01 msort_with_tmp.part.0+0x41 ($libc)" ']: 2' \
+	'@[' "	7f03 __ctype_init+0x2b ($libc)" "	7f04 __libc_early_init+0x1c ($libc)" \
+	"	7f81 dl_main+0x1a3 ($ld)" "	7f82 _dl_sysdep_start+0x7f ($ld)" \
+	"	7f83 _dl_start+0x5b1 ($ld)" "	7f84 0x7f84 ([unknown])" ']: 16' \
 	'@[' "	5501 cmp_recs+0x3 ($w)" "	7f02 qsort_r+0x9 ($libc)" \
 	"	5501 sort_phase+0x12 ($w)" "	5502 level3+0x8 ($w)" \
 	"	5503 level2+0x8 ($w)" "	5504 level1+0x8 ($w)" "	5505 main+0x30 ($w)" \
