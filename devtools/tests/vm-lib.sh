@@ -9,21 +9,22 @@ tap() { # tap OK|FAIL description
 	else echo "not ok $n $2"; fail=$((fail + 1)); fi
 }
 
-# check_store FILE FORMAT WHAT: libc_walk's chains in $out/FILE through
-# the store (devtools/libc-walk/check.sh FILE FORMAT)
+# check_store FILE FORMAT WHAT [OPTION]: libc_walk's chains in $out/FILE
+# through the store (devtools/libc-walk/check.sh FILE FORMAT [OPTION])
 check_store() {
 	local log=$out/${1%.*}-check.log
-	if "$REPO/devtools/libc-walk/check.sh" "$out/$1" "$2" >"$log" 2>&1; then
+	if "$REPO/devtools/libc-walk/check.sh" "$out/$1" "$2" ${4:+"$4"} >"$log" 2>&1; then
 		tap OK "libc_walk through the store, $3: $(tail -n1 "$log")"
 	else
 		tap FAIL "libc_walk through the store, $3: $(tail -n1 "$log") (build/vm/${log##*/})"
 	fi
 }
 
-# check_store_run DESC: the files of devtools/libc-walk/store-guest.sh's
-# run in $out: libc_walk's libc none before sframe-store add --running and
-# from the store after, and its chains with Debian's perf -a, deferred
-# and in the event. Non-zero if there was no recording.
+# check_store_run DESC [OPTION]: the files of
+# devtools/libc-walk/store-guest.sh's run in $out: libc_walk's libc none
+# before sframe-store add --running and from the store after, and its
+# chains with Debian's perf -a, deferred and in the event (check.sh
+# OPTION: --switch-in on s390x). Non-zero if there was no recording.
 check_store_run() {
 	if ! [ -s "$out/store-defer.script" ]; then
 		tap FAIL "$1: no recording (build/vm/store.log)"
@@ -36,7 +37,7 @@ check_store_run() {
 		tap FAIL "$1: libc not served by the store (build/vm/store-before.txt, store-proc.txt)"
 	fi
 	check_store store-defer.script script "Debian's perf -a, defer"
-	check_store store-event.script script "Debian's perf -a, event"
+	check_store store-event.script script "Debian's perf -a, event" "${2:-}"
 }
 
 # check_boot OUT FRAGMENT...: the kernel that ran (OUT/release,
