@@ -246,14 +246,11 @@ SFT_NOINLINE long lib_cb(long x)
 	return lib_target(spin_cb, x) + 1;
 }
 
-static int op_dlopen(void)
+/* dlopen() @path, call through its dl_call() at the end of a deep chain, dlclose() */
+static int call_through(const char *path)
 {
-	char path[4200];
-	void *h;
+	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 
-	snprintf(path, sizeof(path), "%s/libsft_%c.so", dir,
-		 rnd() & 1 ? 'a' : 'b');
-	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!h)
 		return -1;
 	lib_target = (long (*)(sft_cb, long))dlsym(h, "dl_call");
@@ -261,6 +258,15 @@ static int op_dlopen(void)
 		deep(rnd_range(2, 16), lib_cb, 0);
 	dlclose(h);
 	return lib_target ? 0 : -1;
+}
+
+static int op_dlopen(void)
+{
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/libsft_%c.so", dir,
+		 rnd() & 1 ? 'a' : 'b');
+	return call_through(path);
 }
 
 /*
@@ -400,25 +406,18 @@ static void store_teardown(void)
 
 static int op_store(void)
 {
-	void *h;
-	int e;
+	int e, ret;
 
 	e = sframe_store_prctl(PR_SFRAME_STORE_ADD, &store_a);
 	if (e && e != EEXIST)
 		return -1;
-	h = dlopen(store_copy, RTLD_NOW | RTLD_LOCAL);
-	if (!h)
-		return -1;
-	lib_target = (long (*)(sft_cb, long))dlsym(h, "dl_call");
-	if (lib_target)
-		deep(rnd_range(2, 16), lib_cb, 0);
-	dlclose(h);
+	ret = call_through(store_copy);
 	if (rnd() & 1) {
 		e = store_remove(&store_a, false);
 		if (e && e != ENOENT)
 			return -1;
 	}
-	return lib_target ? 0 : -1;
+	return ret;
 }
 
 /* ---- JIT code with registered sections ---- */
