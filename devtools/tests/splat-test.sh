@@ -36,7 +36,7 @@ for log in "${logs[@]}"; do
 done
 for log in "${kcsan[@]}"; do
 	case $log in
-	*/kcsan-ours.*) one ours "$log" 1 ;;
+	*/kcsan-ours*) one ours "$log" 1 ;;
 	*) one ours "$log" 0 ;;
 	esac
 done
