@@ -385,9 +385,9 @@ static int store_setup(void)
 		return -1;
 	/* The section stays in the image, unannounced */
 	sf->p_type = PT_NULL;
-	snprintf(store_copy, sizeof(store_copy), "/tmp/sft_stress_%d.so",
-		 getpid());
-	fd = open(store_copy, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	/* A new file of ours (O_EXCL): not a name another user made first */
+	snprintf(store_copy, sizeof(store_copy), "/tmp/sft_stress_XXXXXX");
+	fd = mkstemp(store_copy);
 	if (fd < 0)
 		return -1;
 	ok = write(fd, store_img.b, store_img.size) == (ssize_t)store_img.size;
